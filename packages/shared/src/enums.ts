@@ -1,0 +1,94 @@
+/** Numeric enums of SPEC §3/§4/§9, with their labels. The console and the server both read these. */
+
+export const Role = { guest: 0, common: 1, admin: 10, root: 100 } as const;
+export type RoleValue = (typeof Role)[keyof typeof Role];
+
+export const isAdminRole = (role: number): boolean => role >= Role.admin;
+export const isRootRole = (role: number): boolean => role >= Role.root;
+
+/** i18n keys of the role labels (SPEC §4: normal user, admin, super admin, unknown identity). */
+export function roleLabelKey(role: number): string {
+  if (role === Role.common) return 'role.common';
+  if (role === Role.admin) return 'role.admin';
+  if (role === Role.root) return 'role.root';
+  return 'role.unknown';
+}
+
+export const UserStatus = { enabled: 1, disabled: 2 } as const;
+export const TokenStatus = { enabled: 1, disabled: 2, expired: 3, exhausted: 4 } as const;
+export const RedemptionStatus = { unused: 1, disabled: 2, used: 3 } as const;
+export const ChannelStatus = { enabled: 1, manuallyDisabled: 2, autoDisabled: 3 } as const;
+export const LogType = { all: 0, topup: 1, consume: 2, manage: 3, system: 4 } as const;
+export type LogTypeValue = (typeof LogType)[keyof typeof LogType];
+
+export type BadgeColor =
+  | 'green'
+  | 'dark'
+  | 'gray'
+  | 'red'
+  | 'pink'
+  | 'grape'
+  | 'violet'
+  | 'indigo'
+  | 'blue'
+  | 'cyan'
+  | 'teal'
+  | 'lime'
+  | 'yellow'
+  | 'orange'
+  | 'brown';
+
+export interface Badge {
+  /** i18n key of the label */
+  label: string;
+  color: BadgeColor;
+}
+
+/** One badge map per enum, so no component ever switches on raw numbers. */
+export const userStatusBadges: Record<number, Badge> = {
+  [UserStatus.enabled]: { label: 'status.user.enabled', color: 'green' },
+  [UserStatus.disabled]: { label: 'status.user.disabled', color: 'red' },
+};
+export const tokenStatusBadges: Record<number, Badge> = {
+  [TokenStatus.enabled]: { label: 'status.token.enabled', color: 'green' },
+  [TokenStatus.disabled]: { label: 'status.token.disabled', color: 'red' },
+  [TokenStatus.expired]: { label: 'status.token.expired', color: 'yellow' },
+  [TokenStatus.exhausted]: { label: 'status.token.exhausted', color: 'gray' },
+};
+export const redemptionStatusBadges: Record<number, Badge> = {
+  [RedemptionStatus.unused]: { label: 'status.redemption.unused', color: 'green' },
+  [RedemptionStatus.disabled]: { label: 'status.redemption.disabled', color: 'red' },
+  [RedemptionStatus.used]: { label: 'status.redemption.used', color: 'gray' },
+};
+export const channelStatusBadges: Record<number, Badge> = {
+  [ChannelStatus.enabled]: { label: 'status.channel.enabled', color: 'green' },
+  [ChannelStatus.manuallyDisabled]: { label: 'status.channel.manuallyDisabled', color: 'red' },
+  [ChannelStatus.autoDisabled]: { label: 'status.channel.autoDisabled', color: 'yellow' },
+};
+export const logTypeBadges: Record<number, Badge> = {
+  [LogType.topup]: { label: 'log.type.topup', color: 'cyan' },
+  [LogType.consume]: { label: 'log.type.consume', color: 'green' },
+  [LogType.manage]: { label: 'log.type.manage', color: 'orange' },
+  [LogType.system]: { label: 'log.type.system', color: 'grape' },
+};
+export const unknownBadge: Badge = { label: 'status.unknown', color: 'gray' };
+
+export function badgeFor(map: Record<number, Badge>, value: number): Badge {
+  return map[value] ?? unknownBadge;
+}
+
+/** SPEC §9: group tags — vip and pro yellow, svip and premium red. */
+export function groupColor(group: string): BadgeColor {
+  if (group === 'vip' || group === 'pro') return 'yellow';
+  if (group === 'svip' || group === 'premium') return 'red';
+  return 'blue';
+}
+
+/** SPEC §4: response-time badge — 0 untested; ≤1000 green; ≤3000 olive; ≤5000 yellow; above red. */
+export function responseTimeColor(milliseconds: number): BadgeColor | null {
+  if (milliseconds === 0) return null;
+  if (milliseconds <= 1000) return 'green';
+  if (milliseconds <= 3000) return 'lime';
+  if (milliseconds <= 5000) return 'yellow';
+  return 'red';
+}
