@@ -23,8 +23,13 @@ export const displayNameSchema = z
   .max(DISPLAY_NAME_MAX_LENGTH, `Display name must be at most ${DISPLAY_NAME_MAX_LENGTH} characters`);
 
 export const loginRequestSchema = z.object({
-  username: z.string({ error: 'Username and password are required' }).trim().min(1, 'Username and password are required'),
-  password: z.string({ error: 'Username and password are required' }).min(1, 'Username and password are required'),
+  username: z
+    .string({ error: 'Username and password are required' })
+    .trim()
+    .min(1, 'Username and password are required'),
+  password: z
+    .string({ error: 'Username and password are required' })
+    .min(1, 'Username and password are required'),
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 

@@ -30,5 +30,7 @@ export function formatQuota(quota: number, display: QuotaDisplay, digits = 2): s
 }
 
 /** Remaining balances show 2 decimals; log rows 6 (SPEC §4). */
-export const formatRemainingQuota = (quota: number, display: QuotaDisplay): string => formatQuota(quota, display, 2);
-export const formatLogQuota = (quota: number, display: QuotaDisplay): string => formatQuota(quota, display, 6);
+export const formatRemainingQuota = (quota: number, display: QuotaDisplay): string =>
+  formatQuota(quota, display, 2);
+export const formatLogQuota = (quota: number, display: QuotaDisplay): string =>
+  formatQuota(quota, display, 6);

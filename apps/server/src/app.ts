@@ -1,0 +1,35 @@
+import { randomBytes } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { AppContext } from './context';
+import { registerLoginRoutes } from './auth/login-routes';
+import { installErrorHandler } from './http/error-handler';
+import { registerStatusRoutes } from './status/status-routes';
+import { registerSelfRoutes } from './users/self-routes';
+import { registerConsoleRoutes } from './web/console-routes';
+
+export interface BuildAppOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the whole server (management API, relay, console) around a context; exported for tests. */
+export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    routerOptions: { ignoreTrailingSlash: true },
+    genReqId: () => randomBytes(8).toString('hex'),
+    bodyLimit: 32 * 1024 * 1024,
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  await app.register(fastifyCookie, { secret: context.config.sessionSecret });
+  installErrorHandler(app);
+
+  registerStatusRoutes(app, context);
+  registerLoginRoutes(app, context);
+  registerSelfRoutes(app, context);
+
+  await registerConsoleRoutes(app, context);
+  return app;
+}

@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import { UserStatus, loginRequestSchema, registerRequestSchema } from '@gatehouse/shared';
+import type { AppContext } from '../context';
+import { endSession, startSession } from '../http/auth';
+import { fail, ok } from '../http/envelope';
+import { parseWith } from '../http/validate';
+import { createUserAccount } from '../users/register-user';
+import { findUserByLogin, toPublicUser } from '../users/user-repository';
+import { hashPassword, verifyPassword } from './password';
+
+// Compared against when the user does not exist, so a wrong name costs as long as a wrong password.
+const decoyHash = hashPassword('decoy-password-for-timing');
+
+export function registerLoginRoutes(app: FastifyInstance, context: AppContext): void {
+  const { db, options } = context;
+
+  app.post('/api/user/login', async (request, reply) => {
+    if (!options.getBoolean('PasswordLoginEnabled')) {
+      fail('The administrator has turned off password login; please use another login method');
+    }
+    const input = parseWith(loginRequestSchema, request.body);
+    const user = await findUserByLogin(db, input.username);
+    const isMatch = await verifyPassword(input.password, user?.password ?? (await decoyHash));
+    if (!user || !isMatch) fail('Wrong username or password');
+    if (user.status !== UserStatus.enabled) fail('This user has been banned');
+    startSession(reply, request, user);
+    return ok(toPublicUser(user), 'Login successful!');
+  });
+
+  app.get('/api/user/logout', async (_request, reply) => {
+    endSession(reply);
+    return ok();
+  });
+
+  app.post('/api/user/register', async (request) => {
+    if (!options.getBoolean('RegisterEnabled'))
+      fail('New user registration is turned off by the administrator');
+    if (!options.getBoolean('PasswordRegisterEnabled')) {
+      fail('Registration by password is turned off by the administrator; please use another sign-up method');
+    }
+    const input = parseWith(registerRequestSchema, request.body);
+    if (input.password2 !== undefined && input.password2 !== input.password) {
+      fail('The two passwords entered do not match');
+    }
+    let email = '';
+    if (options.getBoolean('EmailVerificationEnabled')) {
+      if (!input.email || !input.verification_code)
+        fail('Please enter your e-mail address and verification code');
+      if (!context.verificationCodes.consume('register', input.email, input.verification_code)) {
+        fail('The verification code is wrong or has expired');
+      }
+      email = input.email;
+    }
+    await createUserAccount(context, { ...input, email });
+    return ok(undefined, 'Registration successful!');
+  });
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('uses the embedded defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.databaseKind).toBe('sqlite');
+    expect(config.sqlitePath).toMatch(/data\/gatehouse\.db$/);
+    expect(config.isMasterNode).toBe(true);
+    expect(config.isSessionSecretGenerated).toBe(true);
+    expect(config.sessionSecret).toHaveLength(64);
+  });
+
+  it('reads the database kind from SQL_DSN', () => {
+    expect(loadConfig({ SQL_DSN: 'postgres://u@localhost/db' }).databaseKind).toBe('postgres');
+    expect(loadConfig({ SQL_DSN: 'mysql://root@127.0.0.1:3306/test' }).databaseKind).toBe('mysql');
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ SQL_DSN: 'oracle://x' }, 'SQL_DSN'],
+    [{ NODE_TYPE: 'primary' }, 'NODE_TYPE'],
+    [{ SYNC_FREQUENCY: '0' }, 'SYNC_FREQUENCY'],
+    [{ RELAY_TIMEOUT: '-5' }, 'RELAY_TIMEOUT'],
+    [{ CHANNEL_TEST_FREQUENCY: '1.5' }, 'CHANNEL_TEST_FREQUENCY'],
+    [{ GLOBAL_API_RATE_LIMIT: 'lots' }, 'GLOBAL_API_RATE_LIMIT'],
+    [{ GLOBAL_WEB_RATE_LIMIT: '0' }, 'GLOBAL_WEB_RATE_LIMIT'],
+    [{ REDIS_CONN_STRING: 'localhost:6379' }, 'REDIS_CONN_STRING'],
+  ])('refuses %o with a message naming %s', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('treats NODE_TYPE=slave as a non-master node', () => {
+    expect(loadConfig({ NODE_TYPE: 'slave' }).isMasterNode).toBe(false);
+  });
+});

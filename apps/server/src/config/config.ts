@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Thrown when the environment is wrong; the message names the variable so the operator can fix it. */
+export class ConfigError extends Error {}
+
+export type DatabaseKind = 'sqlite' | 'postgres' | 'mysql';
+
+export interface Config {
+  port: number;
+  databaseKind: DatabaseKind;
+  sqlDsn: string;
+  sqlitePath: string;
+  redisConnString: string;
+  sessionSecret: string;
+  isSessionSecretGenerated: boolean;
+  isMasterNode: boolean;
+  /** seconds between option/cache reloads from the database (multi-instance) */
+  syncFrequencySeconds: number;
+  initialRootToken: string;
+  initialRootAccessToken: string;
+  /** seconds; 0 = no timeout */
+  relayTimeoutSeconds: number;
+  /** minutes; 0 = no scheduled channel tests */
+  channelTestFrequencyMinutes: number;
+  /** requests per address per 3 minutes */
+  globalApiRateLimit: number;
+  globalWebRateLimit: number;
+  /** where the built console lives */
+  webDistPath: string;
+  logLevel: string;
+}
+
+type Environment = Record<string, string | undefined>;
+
+function readInteger(env: Environment, name: string, fallback: number, minimum = 0): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^-?\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < minimum) throw new ConfigError(`${name} must be at least ${minimum}, got ${value}`);
+  return value;
+}
+
+function readDatabaseKind(dsn: string): DatabaseKind {
+  if (dsn === '') return 'sqlite';
+  if (/^postgres(ql)?:\/\//.test(dsn)) return 'postgres';
+  if (/^mysql:\/\//.test(dsn)) return 'mysql';
+  throw new ConfigError('SQL_DSN must be empty (SQLite), a postgres://… or a mysql://… address');
+}
+
+/** The console build sits in apps/web/dist; this file runs from src/config (tsx) or from the dist bundle. */
+function findWebDist(): string {
+  const candidates = ['../../../web/dist', '../../web/dist'].map((relative) =>
+    fileURLToPath(new URL(relative, import.meta.url)),
+  );
+  return candidates.find((candidate) => existsSync(path.join(candidate, 'index.html'))) ?? candidates[0];
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Environment = process.env): Config {
+  const port = readInteger(env, 'PORT', 3000);
+  if (port > 65535) throw new ConfigError(`PORT must be between 0 and 65535, got ${port}`);
+  const sqlDsn = env.SQL_DSN?.trim() ?? '';
+  const nodeType = (env.NODE_TYPE?.trim() || 'master').toLowerCase();
+  if (nodeType !== 'master' && nodeType !== 'slave') {
+    throw new ConfigError(`NODE_TYPE must be "master" or "slave", got "${env.NODE_TYPE}"`);
+  }
+  const redisConnString = env.REDIS_CONN_STRING?.trim() ?? '';
+  if (redisConnString !== '' && !/^rediss?:\/\//.test(redisConnString)) {
+    throw new ConfigError('REDIS_CONN_STRING must start with redis:// or rediss://');
+  }
+  const logLevel = env.LOG_LEVEL?.trim() || 'info';
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const sessionSecret = env.SESSION_SECRET?.trim() ?? '';
+  return {
+    port,
+    databaseKind: readDatabaseKind(sqlDsn),
+    sqlDsn,
+    sqlitePath: path.resolve(env.SQLITE_PATH?.trim() || './data/gatehouse.db'),
+    redisConnString,
+    sessionSecret: sessionSecret || randomBytes(32).toString('hex'),
+    isSessionSecretGenerated: sessionSecret === '',
+    isMasterNode: nodeType === 'master',
+    syncFrequencySeconds: readInteger(env, 'SYNC_FREQUENCY', 60, 1),
+    initialRootToken: env.INITIAL_ROOT_TOKEN?.trim() ?? '',
+    initialRootAccessToken: env.INITIAL_ROOT_ACCESS_TOKEN?.trim() ?? '',
+    relayTimeoutSeconds: readInteger(env, 'RELAY_TIMEOUT', 0),
+    channelTestFrequencyMinutes: readInteger(env, 'CHANNEL_TEST_FREQUENCY', 0),
+    globalApiRateLimit: readInteger(env, 'GLOBAL_API_RATE_LIMIT', 480, 1),
+    globalWebRateLimit: readInteger(env, 'GLOBAL_WEB_RATE_LIMIT', 240, 1),
+    webDistPath: path.resolve(env.WEB_DIST_PATH?.trim() || findWebDist()),
+    logLevel,
+  };
+}

@@ -1,0 +1,46 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config/config';
+import { createDatabase, type Db } from './db/database';
+import { migrateToLatest } from './db/migrate';
+import { OptionStore } from './options/option-store';
+import { AppEventBus } from './events';
+import { VerificationCodes } from './auth/verification-codes';
+import { seedDatabase } from './users/seed';
+
+/** Everything a route or service needs, built once at start and passed down (no globals). */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  options: OptionStore;
+  verificationCodes: VerificationCodes;
+  events: AppEventBus;
+  /** background work to stop on close (timers, pools) */
+  closers: Array<() => Promise<void> | void>;
+}
+
+export async function createContext(config: Config, logger?: FastifyBaseLogger): Promise<AppContext> {
+  const db = await createDatabase(config);
+  if (config.isMasterNode) await migrateToLatest(db);
+  const options = new OptionStore(db);
+  await options.reload();
+  const context: AppContext = {
+    config,
+    db,
+    options,
+    verificationCodes: new VerificationCodes(),
+    events: new AppEventBus(),
+    closers: [],
+  };
+  if (config.isMasterNode) await seedDatabase(context, logger);
+  const syncTimer = setInterval(() => {
+    options.reload().catch((error: unknown) => logger?.error({ err: error }, 'option reload failed'));
+  }, config.syncFrequencySeconds * 1000);
+  syncTimer.unref();
+  context.closers.push(() => clearInterval(syncTimer));
+  return context;
+}
+
+export async function closeContext(context: AppContext): Promise<void> {
+  for (const close of context.closers.reverse()) await close();
+  await context.db.destroy();
+}

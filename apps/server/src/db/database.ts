@@ -1,0 +1,43 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import Sqlite from 'libsql';
+import type { Config } from '../config/config';
+import type { Database } from './schema';
+
+export type Db = Kysely<Database>;
+
+async function createSqliteDialect(sqlitePath: string): Promise<Dialect> {
+  if (sqlitePath !== ':memory:') mkdirSync(path.dirname(sqlitePath), { recursive: true });
+  const database = new Sqlite(sqlitePath);
+  database.exec('PRAGMA journal_mode = WAL');
+  database.exec('PRAGMA busy_timeout = 5000');
+  database.exec('PRAGMA synchronous = NORMAL');
+  return new SqliteDialect({ database });
+}
+
+async function createPostgresDialect(dsn: string): Promise<Dialect> {
+  const { default: pg } = await import('pg');
+  // bigint columns hold quotas and timestamps, far below 2^53: read them as numbers, not strings.
+  pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+  return new PostgresDialect({ pool: new pg.Pool({ connectionString: dsn, max: 10 }) });
+}
+
+async function createMysqlDialect(dsn: string): Promise<Dialect> {
+  const { createPool } = await import('mysql2');
+  return new MysqlDialect({
+    pool: createPool({ uri: dsn, connectionLimit: 10, supportBigNumbers: true, bigNumberStrings: false }),
+  });
+}
+
+export async function createDatabase(
+  config: Pick<Config, 'databaseKind' | 'sqlDsn' | 'sqlitePath'>,
+): Promise<Db> {
+  const dialect =
+    config.databaseKind === 'postgres'
+      ? await createPostgresDialect(config.sqlDsn)
+      : config.databaseKind === 'mysql'
+        ? await createMysqlDialect(config.sqlDsn)
+        : await createSqliteDialect(config.sqlitePath);
+  return new Kysely<Database>({ dialect });
+}

@@ -1,0 +1,25 @@
+import { EventEmitter } from 'node:events';
+
+/**
+ * In-process notifications between parts of the server (e.g. channels saved → the relay's channel cache
+ * reloads). Other instances catch up through their periodic reloads (SYNC_FREQUENCY).
+ */
+export interface AppEvents {
+  /** channels or abilities changed */
+  channelsChanged: [];
+  /** a user's status, role, group or quota changed by an admin */
+  userChanged: [userId: number];
+}
+
+export class AppEventBus {
+  private readonly emitter = new EventEmitter();
+
+  emit<Name extends keyof AppEvents>(name: Name, ...args: AppEvents[Name]): void {
+    this.emitter.emit(name, ...args);
+  }
+
+  on<Name extends keyof AppEvents>(name: Name, listener: (...args: AppEvents[Name]) => void): () => void {
+    this.emitter.on(name, listener as (...args: unknown[]) => void);
+    return () => this.emitter.off(name, listener as (...args: unknown[]) => void);
+  }
+}

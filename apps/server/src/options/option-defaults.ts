@@ -1,0 +1,83 @@
+/**
+ * Every option of SPEC §3 with its default. Values are strings in the store (booleans 'true'/'false');
+ * the kind drives validation and typed reads.
+ */
+export type OptionKind = 'boolean' | 'number' | 'text' | 'json' | 'secret';
+
+interface OptionDefinition {
+  kind: OptionKind;
+  defaultValue: string;
+}
+
+const bool = (value: boolean): OptionDefinition => ({ kind: 'boolean', defaultValue: String(value) });
+const number = (value: number): OptionDefinition => ({ kind: 'number', defaultValue: String(value) });
+const text = (value = ''): OptionDefinition => ({ kind: 'text', defaultValue: value });
+const json = (value: string): OptionDefinition => ({ kind: 'json', defaultValue: value });
+const secret = (): OptionDefinition => ({ kind: 'secret', defaultValue: '' });
+
+export const optionDefinitions = {
+  PasswordLoginEnabled: bool(true),
+  PasswordRegisterEnabled: bool(true),
+  EmailVerificationEnabled: bool(false),
+  GitHubOAuthEnabled: bool(false),
+  GitHubClientId: text(),
+  GitHubClientSecret: secret(),
+  LarkClientId: text(),
+  LarkClientSecret: secret(),
+  WeChatAuthEnabled: bool(false),
+  WeChatServerAddress: text(),
+  WeChatServerToken: secret(),
+  WeChatAccountQRCodeImageURL: text(),
+  MessagePusherAddress: text(),
+  MessagePusherToken: secret(),
+  TurnstileCheckEnabled: bool(false),
+  TurnstileSiteKey: text(),
+  TurnstileSecretKey: secret(),
+  RegisterEnabled: bool(true),
+  EmailDomainRestrictionEnabled: bool(false),
+  EmailDomainWhitelist: text(
+    'gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com',
+  ),
+  SMTPServer: text(),
+  SMTPPort: number(587),
+  SMTPAccount: text(),
+  SMTPFrom: text(),
+  SMTPToken: secret(),
+  ServerAddress: text(),
+  Footer: text(),
+  Notice: text(),
+  About: text(),
+  SystemName: text('Gatehouse'),
+  Logo: text(),
+  HomePageContent: text(),
+  Theme: text('default'),
+  QuotaForNewUser: number(0),
+  QuotaForInviter: number(0),
+  QuotaForInvitee: number(0),
+  QuotaRemindThreshold: number(1000),
+  PreConsumedQuota: number(500),
+  ModelRatio: json('{}'),
+  CompletionRatio: json('{}'),
+  GroupRatio: json('{"default":1,"vip":1,"svip":1}'),
+  TopUpLink: text(),
+  ChatLink: text(),
+  QuotaPerUnit: number(500000),
+  AutomaticDisableChannelEnabled: bool(false),
+  AutomaticEnableChannelEnabled: bool(false),
+  ChannelDisableThreshold: number(5),
+  LogConsumeEnabled: bool(true),
+  DisplayInCurrencyEnabled: bool(true),
+  DisplayTokenStatEnabled: bool(true),
+  ApproximateTokenEnabled: bool(false),
+  RetryTimes: number(0),
+} satisfies Record<string, OptionDefinition>;
+
+export type OptionKey = keyof typeof optionDefinitions;
+
+export function isOptionKey(key: string): key is OptionKey {
+  return Object.prototype.hasOwnProperty.call(optionDefinitions, key);
+}
+
+export function isSecretOption(key: OptionKey): boolean {
+  return optionDefinitions[key].kind === 'secret';
+}

@@ -1,0 +1,82 @@
+import type { Db } from '../db/database';
+import { isOptionKey, optionDefinitions, type OptionKey } from './option-defaults';
+
+type Listener = (key: OptionKey, value: string) => void;
+
+/**
+ * The options, held in memory and read synchronously on every request. Writes go to the database first,
+ * then to memory; other instances pick changes up with `reload()` (every SYNC_FREQUENCY seconds).
+ */
+export class OptionStore {
+  private readonly values = new Map<OptionKey, string>();
+  private readonly listeners = new Set<Listener>();
+
+  constructor(private readonly db: Db) {
+    for (const [key, definition] of Object.entries(optionDefinitions)) {
+      this.values.set(key as OptionKey, definition.defaultValue);
+    }
+  }
+
+  async reload(): Promise<void> {
+    const rows = await this.db.selectFrom('options').select(['key', 'value']).execute();
+    for (const row of rows) {
+      if (!isOptionKey(row.key)) continue;
+      if (this.values.get(row.key) !== row.value) this.apply(row.key, row.value);
+    }
+  }
+
+  get(key: OptionKey): string {
+    return this.values.get(key) ?? optionDefinitions[key].defaultValue;
+  }
+
+  getBoolean(key: OptionKey): boolean {
+    return this.get(key) === 'true';
+  }
+
+  getNumber(key: OptionKey): number {
+    const value = Number(this.get(key));
+    return Number.isFinite(value) ? value : Number(optionDefinitions[key].defaultValue);
+  }
+
+  getJson<T>(key: OptionKey): T {
+    try {
+      return JSON.parse(this.get(key)) as T;
+    } catch {
+      return JSON.parse(optionDefinitions[key].defaultValue) as T;
+    }
+  }
+
+  entries(): Array<[OptionKey, string]> {
+    return [...this.values.entries()];
+  }
+
+  /** Stores an already validated value. */
+  async set(key: OptionKey, value: string): Promise<void> {
+    // Portable upsert (MySQL has no ON CONFLICT): update, else insert; a racing insert falls back to update.
+    const existing = await this.db
+      .selectFrom('options')
+      .select('key')
+      .where('key', '=', key)
+      .executeTakeFirst();
+    if (existing) {
+      await this.db.updateTable('options').set({ value }).where('key', '=', key).execute();
+    } else {
+      await this.db
+        .insertInto('options')
+        .values({ key, value })
+        .execute()
+        .catch(() => this.db.updateTable('options').set({ value }).where('key', '=', key).execute());
+    }
+    this.apply(key, value);
+  }
+
+  onChange(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private apply(key: OptionKey, value: string): void {
+    this.values.set(key, value);
+    for (const listener of this.listeners) listener(key, value);
+  }
+}

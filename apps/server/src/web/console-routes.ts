@@ -1,0 +1,43 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+
+const API_PREFIXES = ['/api/', '/v1/', '/dashboard/'];
+
+/**
+ * Serves the built console: hashed assets cached for a year, index.html never cached, and every
+ * client route falling back to index.html. Unknown /api paths answer 404 JSON.
+ */
+export async function registerConsoleRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
+  const root = context.config.webDistPath;
+  const hasConsole = existsSync(path.join(root, 'index.html'));
+  if (hasConsole) {
+    await app.register(fastifyStatic, {
+      root,
+      wildcard: false,
+      index: false,
+      setHeaders(response, filePath) {
+        const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
+        response.setHeader(
+          'Cache-Control',
+          isHashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  } else {
+    app.log.warn(`no console build at ${root}: run "npm run build" to serve the console`);
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    if (url === '/api' || API_PREFIXES.some((prefix) => url.startsWith(prefix))) {
+      return reply.status(404).send({ success: false, message: `No such API: ${request.method} ${url}` });
+    }
+    if (!hasConsole || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return reply.status(404).type('text/plain').send('Not found');
+    }
+    return reply.header('Cache-Control', 'no-cache').sendFile('index.html', root);
+  });
+}

@@ -1,0 +1,45 @@
+import { Button, Divider, NavLink, ScrollArea, Stack } from '@mantine/core';
+import { Link, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useStoredUser } from '../../api/session';
+import { isActivePath } from './nav-items';
+import { useNavItems } from './use-nav-items';
+
+/** The collapsible menu of the mobile layout; following a link closes it. */
+export function MobileNav({ onNavigate }: { onNavigate: () => void }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const items = useNavItems();
+  const user = useStoredUser();
+  return (
+    <ScrollArea>
+      <nav aria-label={t('nav.mainNavigation')}>
+        {items.map(({ label, to, icon: Icon }) => (
+          <NavLink
+            key={to}
+            component={Link}
+            to={to}
+            label={t(label)}
+            leftSection={<Icon size={18} stroke={1.6} />}
+            active={isActivePath(to, pathname)}
+            aria-current={isActivePath(to, pathname) ? 'page' : undefined}
+            onClick={onNavigate}
+          />
+        ))}
+      </nav>
+      {!user && (
+        <>
+          <Divider my="sm" />
+          <Stack gap="xs">
+            <Button component={Link} to="/login" onClick={onNavigate}>
+              {t('nav.login')}
+            </Button>
+            <Button component={Link} to="/register" variant="default" onClick={onNavigate}>
+              {t('nav.register')}
+            </Button>
+          </Stack>
+        </>
+      )}
+    </ScrollArea>
+  );
+}

@@ -1,0 +1,47 @@
+import {
+  IconBook,
+  IconCreditCard,
+  IconHome,
+  IconKey,
+  IconListDetails,
+  IconMessageCircle,
+  IconSettings,
+  IconSitemap,
+  IconTicket,
+  IconUsers,
+  type Icon,
+} from '@tabler/icons-react';
+
+export interface NavItem {
+  /** i18n key of the label */
+  label: string;
+  to: string;
+  icon: Icon;
+  adminOnly?: boolean;
+}
+
+const homeItem: NavItem = { label: 'nav.home', to: '/', icon: IconHome };
+const chatItem: NavItem = { label: 'nav.chat', to: '/chat', icon: IconMessageCircle };
+
+/** SPEC §2 top menu, in order; chat is inserted after home only when a chat link is configured. */
+const menuItems: NavItem[] = [
+  { label: 'nav.channel', to: '/channel', icon: IconSitemap, adminOnly: true },
+  { label: 'nav.token', to: '/token', icon: IconKey },
+  { label: 'nav.redemption', to: '/redemption', icon: IconTicket, adminOnly: true },
+  { label: 'nav.topup', to: '/topup', icon: IconCreditCard },
+  { label: 'nav.user', to: '/user', icon: IconUsers, adminOnly: true },
+  { label: 'nav.log', to: '/log', icon: IconListDetails },
+  { label: 'nav.setting', to: '/setting', icon: IconSettings },
+  // The operator's about page doubles as the usage tutorial.
+  { label: 'nav.tutorial', to: '/about', icon: IconBook },
+];
+
+export function visibleNavItems({ isAdmin, hasChatLink }: { isAdmin: boolean; hasChatLink: boolean }): NavItem[] {
+  const items = menuItems.filter((item) => !item.adminOnly || isAdmin);
+  return hasChatLink ? [homeItem, chatItem, ...items] : [homeItem, ...items];
+}
+
+export function isActivePath(to: string, pathname: string): boolean {
+  if (to === '/') return pathname === '/';
+  return pathname === to || pathname.startsWith(`${to}/`);
+}

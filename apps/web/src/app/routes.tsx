@@ -1,0 +1,49 @@
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import type { RouteObject } from 'react-router';
+import { PageLoader } from '../components/page-loader';
+import { AppLayout } from './layout/app-layout';
+import { NotFoundPage } from './not-found-page';
+import { RequireLogin } from './require-login';
+import { RouteError } from './route-error';
+
+interface AppRoute {
+  path: string;
+  /** A page module's default export, loaded on first visit. */
+  page: LazyExoticComponent<ComponentType>;
+  /** SPEC §2 guard: only visitors with a stored user; others are sent to /login and back. */
+  requiresLogin?: boolean;
+}
+
+/**
+ * The console's routes (SPEC §2). Add a page with one line; a path that is not listed shows the not-found page.
+ */
+export const appRoutes: AppRoute[] = [
+  { path: '/', page: lazy(() => import('../features/home/home-page')) },
+  { path: '/about', page: lazy(() => import('../features/home/about-page')) },
+  { path: '/chat', page: lazy(() => import('../features/home/chat-page')) },
+  { path: '/login', page: lazy(() => import('../features/auth/login-page')) },
+  { path: '/register', page: lazy(() => import('../features/auth/register-page')) },
+  { path: '/user/edit', page: lazy(() => import('../features/users/self-edit-page')), requiresLogin: true },
+];
+
+function toRouteObject({ path, page: Page, requiresLogin }: AppRoute): RouteObject {
+  const element = (
+    <Suspense fallback={<PageLoader />}>
+      <Page />
+    </Suspense>
+  );
+  return {
+    path,
+    element: requiresLogin ? <RequireLogin>{element}</RequireLogin> : element,
+    errorElement: <RouteError />,
+  };
+}
+
+export function buildRouteObjects(routes: AppRoute[] = appRoutes): RouteObject[] {
+  return [
+    {
+      element: <AppLayout />,
+      children: [...routes.map(toRouteObject), { path: '*', element: <NotFoundPage /> }],
+    },
+  ];
+}

@@ -1,0 +1,31 @@
+import type { User } from '@gatehouse/shared';
+import { api } from '../../api/client';
+
+/** DESIGN.md: the first start creates root / 123456, and the console asks for a new password at once. */
+export const DEFAULT_ROOT_USERNAME = 'root';
+export const DEFAULT_ROOT_PASSWORD = '123456';
+
+export interface LoginCredentials {
+  username: string;
+  password: string;
+}
+
+export interface RegisterPayload {
+  username: string;
+  password: string;
+  password2: string;
+  email: string;
+  verification_code: string;
+  aff_code: string;
+}
+
+export const login = (credentials: LoginCredentials) => api.post<User>('/api/user/login', credentials);
+
+/** `turnstile` is the human-check token; empty while the check is off. */
+export const register = (payload: RegisterPayload, turnstile = '') =>
+  api.post<null>('/api/user/register', payload, { params: { turnstile } });
+
+export const logout = () => api.get<null>('/api/user/logout');
+
+export const sendVerificationCode = (email: string, turnstile = '') =>
+  api.get<null>('/api/verification', { params: { email, turnstile } });

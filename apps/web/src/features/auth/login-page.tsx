@@ -1,0 +1,102 @@
+import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { IconInfoCircle } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { forgetUserQueries, setStoredUser } from '../../api/session';
+import { useBranding, useStatus } from '../../api/status';
+import { showSuccess, showWarning } from '../../api/toast';
+import { translateError } from '../../components/translate-error';
+import { DEFAULT_ROOT_PASSWORD, DEFAULT_ROOT_USERNAME, login } from './auth-api';
+import { AuthCard } from './auth-card';
+import { loginFormSchema, type LoginFormValues } from './login-form-schema';
+import { OAuthButtons, type OAuthHandlers } from './oauth-buttons';
+import { redirectTarget } from './redirect-target';
+
+// Filled in by the accounts issue (OAuth callbacks and the WeChat QR dialog); until then the buttons stay disabled.
+const oauthHandlers: OAuthHandlers = {};
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const [searchParams] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const status = useStatus();
+  const { systemName } = useBranding();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<LoginFormValues>({
+    resolver: zodResolver(loginFormSchema),
+    defaultValues: { username: '', password: '' },
+  });
+
+  const mutation = useMutation({
+    mutationFn: login,
+    onSuccess: (user, credentials) => {
+      forgetUserQueries(queryClient);
+      setStoredUser(user);
+      showSuccess(t('auth.login.success'));
+      if (credentials.username === DEFAULT_ROOT_USERNAME && credentials.password === DEFAULT_ROOT_PASSWORD) {
+        showWarning(t('auth.login.changeDefaultPassword'));
+        void navigate('/user/edit');
+        return;
+      }
+      void navigate(redirectTarget(location.state));
+    },
+  });
+
+  return (
+    <AuthCard
+      title={t('auth.login.title')}
+      subtitle={t('auth.login.subtitle', { systemName })}
+      footer={
+        <>
+          <Text size="sm" c="dimmed">
+            {t('auth.login.forgotPassword')}{' '}
+            <Anchor component={Link} to="/reset" size="sm">
+              {t('auth.login.resetLink')}
+            </Anchor>
+          </Text>
+          <Text size="sm" c="dimmed">
+            {t('auth.login.noAccount')}{' '}
+            <Anchor component={Link} to="/register" size="sm">
+              {t('auth.login.registerLink')}
+            </Anchor>
+          </Text>
+        </>
+      }
+    >
+      {searchParams.has('expired') && (
+        <Alert color="yellow" icon={<IconInfoCircle />} mb="md" role="alert">
+          {t('auth.login.expired')}
+        </Alert>
+      )}
+      <form onSubmit={handleSubmit((values) => mutation.mutate(values))} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label={t('auth.login.username')}
+            autoComplete="username"
+            autoFocus
+            error={translateError(t, errors.username)}
+            {...register('username')}
+          />
+          <PasswordInput
+            label={t('auth.login.password')}
+            autoComplete="current-password"
+            error={translateError(t, errors.password)}
+            {...register('password')}
+          />
+          <Button type="submit" fullWidth loading={mutation.isPending}>
+            {t('auth.login.submit')}
+          </Button>
+        </Stack>
+      </form>
+      <OAuthButtons status={status} handlers={oauthHandlers} />
+    </AuthCard>
+  );
+}

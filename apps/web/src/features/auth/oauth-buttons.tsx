@@ -1,0 +1,44 @@
+import { Button, Divider, Group } from '@mantine/core';
+import { IconBrandGithub, IconBrandWechat, IconFeather, type Icon } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import type { ServerStatus } from '@gatehouse/shared';
+
+export type OAuthProvider = 'github' | 'wechat' | 'lark';
+export type OAuthHandlers = Partial<Record<OAuthProvider, () => void>>;
+
+const providers: { id: OAuthProvider; label: string; icon: Icon; isEnabled: (status: ServerStatus) => boolean }[] = [
+  { id: 'github', label: 'auth.login.github', icon: IconBrandGithub, isEnabled: (status) => status.github_oauth },
+  { id: 'wechat', label: 'auth.login.wechat', icon: IconBrandWechat, isEnabled: (status) => status.wechat_login },
+  { id: 'lark', label: 'auth.login.lark', icon: IconFeather, isEnabled: (status) => Boolean(status.lark_client_id) },
+];
+
+interface OAuthButtonsProps {
+  status: ServerStatus | null;
+  /** One handler per provider; a provider without one shows a disabled button. */
+  handlers: OAuthHandlers;
+}
+
+/** The third-party login buttons of SPEC §2, each shown only when the server enables it. */
+export function OAuthButtons({ status, handlers }: OAuthButtonsProps) {
+  const { t } = useTranslation();
+  const enabled = status ? providers.filter((provider) => provider.isEnabled(status)) : [];
+  if (enabled.length === 0) return null;
+  return (
+    <>
+      <Divider label={t('auth.login.orContinueWith')} labelPosition="center" my="md" />
+      <Group grow gap="sm">
+        {enabled.map(({ id, label, icon: Icon }) => (
+          <Button
+            key={id}
+            variant="default"
+            leftSection={<Icon size={18} />}
+            onClick={handlers[id]}
+            disabled={!handlers[id]}
+          >
+            {t(label)}
+          </Button>
+        ))}
+      </Group>
+    </>
+  );
+}

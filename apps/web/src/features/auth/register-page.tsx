@@ -1,0 +1,121 @@
+import { useEffect } from 'react';
+import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { StorageKey } from '../../api/storage';
+import { useBranding, useStatus } from '../../api/status';
+import { showSuccess } from '../../api/toast';
+import { translateError } from '../../components/translate-error';
+import { register as registerUser, sendVerificationCode } from './auth-api';
+import { AuthCard } from './auth-card';
+import { registerFormSchema, type RegisterFormValues } from './register-form-schema';
+
+export default function RegisterPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const status = useStatus();
+  const { systemName } = useBranding();
+  const affCode = searchParams.get('aff');
+
+  // SPEC §2: the invite code survives a detour (to the login page, say) until the visitor registers.
+  useEffect(() => {
+    if (affCode) localStorage.setItem(StorageKey.aff, affCode);
+  }, [affCode]);
+
+  const {
+    register,
+    handleSubmit,
+    getValues,
+    formState: { errors },
+  } = useForm<RegisterFormValues>({
+    resolver: zodResolver(registerFormSchema),
+    defaultValues: { username: '', password: '', password2: '', email: '', verification_code: '' },
+  });
+
+  const registration = useMutation({
+    mutationFn: (values: RegisterFormValues) =>
+      registerUser({ ...values, aff_code: localStorage.getItem(StorageKey.aff) ?? '' }),
+    onSuccess: () => {
+      showSuccess(t('auth.register.success'));
+      void navigate('/login');
+    },
+  });
+
+  const codeRequest = useMutation({
+    mutationFn: sendVerificationCode,
+    onSuccess: () => showSuccess(t('auth.register.codeSent')),
+  });
+
+  const requestCode = () => {
+    const email = getValues('email').trim();
+    if (email) codeRequest.mutate(email);
+  };
+
+  return (
+    <AuthCard
+      title={t('auth.register.title')}
+      subtitle={t('auth.register.subtitle', { systemName })}
+      footer={
+        <Text size="sm" c="dimmed">
+          {t('auth.register.haveAccount')}{' '}
+          <Anchor component={Link} to="/login" size="sm">
+            {t('auth.register.loginLink')}
+          </Anchor>
+        </Text>
+      }
+    >
+      <form onSubmit={handleSubmit((values) => registration.mutate(values))} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label={t('auth.register.username')}
+            description={t('auth.register.usernameHint')}
+            autoComplete="username"
+            error={translateError(t, errors.username)}
+            {...register('username')}
+          />
+          <PasswordInput
+            label={t('auth.register.password')}
+            description={t('auth.register.passwordHint')}
+            autoComplete="new-password"
+            error={translateError(t, errors.password)}
+            {...register('password')}
+          />
+          <PasswordInput
+            label={t('auth.register.confirmPassword')}
+            autoComplete="new-password"
+            error={translateError(t, errors.password2)}
+            {...register('password2')}
+          />
+          {status?.email_verification && (
+            <>
+              <TextInput
+                type="email"
+                label={t('auth.register.email')}
+                autoComplete="email"
+                rightSectionWidth={120}
+                rightSection={
+                  <Button size="compact-sm" variant="light" onClick={requestCode} loading={codeRequest.isPending}>
+                    {t('auth.register.sendCode')}
+                  </Button>
+                }
+                {...register('email')}
+              />
+              <TextInput
+                label={t('auth.register.verificationCode')}
+                autoComplete="one-time-code"
+                {...register('verification_code')}
+              />
+            </>
+          )}
+          <Button type="submit" fullWidth loading={registration.isPending}>
+            {t('auth.register.submit')}
+          </Button>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+}

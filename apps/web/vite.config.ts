@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The console reports the release it was built from; the server's /api/status answers its own, and the
+// header shows a new-version notice when the two differ.
+const rootPackage = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+const serverOrigin = process.env.GATEHOUSE_SERVER ?? 'http://localhost:3000';
+
+export default defineConfig({
+  plugins: [react()],
+  define: {
+    __APP_VERSION__: JSON.stringify(rootPackage.version),
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+  },
+  server: {
+    proxy: {
+      '/api': serverOrigin,
+      '/v1': serverOrigin,
+      '/dashboard': serverOrigin,
+    },
+  },
+});
