@@ -6,6 +6,8 @@ import { registerLoginRoutes } from './auth/login-routes';
 import { installErrorHandler } from './http/error-handler';
 import { registerStatusRoutes } from './status/status-routes';
 import { registerSelfRoutes } from './users/self-routes';
+import { registerUserManagementRoutes } from './users/user-management-routes';
+import { registerOptionRoutes } from './options/option-routes';
 import { registerConsoleRoutes } from './web/console-routes';
 
 export interface BuildAppOptions {
@@ -29,6 +31,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerStatusRoutes(app, context);
   registerLoginRoutes(app, context);
   registerSelfRoutes(app, context);
+  registerUserManagementRoutes(app, context);
+  registerOptionRoutes(app, context);
 
   await registerConsoleRoutes(app, context);
   return app;

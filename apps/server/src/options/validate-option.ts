@@ -1,0 +1,125 @@
+import {
+  DOMAIN_PATTERN,
+  findRatioJsonError,
+  isRatioOptionKey,
+  normalizeAddress,
+  normalizeDomainList,
+} from '@gatehouse/shared';
+import { fail } from '../http/envelope';
+import type { OptionStore } from './option-store';
+import { isOptionKey, optionDefinitions, type OptionKey } from './option-defaults';
+
+/** Number options that count something (quota, retries, a port): whole numbers only. */
+const wholeNumberKeys = new Set<OptionKey>([
+  'SMTPPort',
+  'QuotaForNewUser',
+  'QuotaForInviter',
+  'QuotaForInvitee',
+  'QuotaRemindThreshold',
+  'PreConsumedQuota',
+  'RetryTimes',
+]);
+
+/** Addresses stored without a trailing slash; must be http(s) when set. */
+const addressKeys = new Set<OptionKey>([
+  'ServerAddress',
+  'WeChatServerAddress',
+  'MessagePusherAddress',
+  'TopUpLink',
+  'ChatLink',
+]);
+
+/** A switch that only makes sense once the options it relies on are filled in. */
+const switchRequirements: Partial<Record<OptionKey, { needs: OptionKey[]; message: string }>> = {
+  GitHubOAuthEnabled: {
+    needs: ['GitHubClientId', 'GitHubClientSecret'],
+    message: 'Fill in the GitHub client ID and client secret before enabling GitHub OAuth',
+  },
+  EmailVerificationEnabled: {
+    needs: ['SMTPServer', 'SMTPAccount'],
+    message: 'Configure the SMTP server and account before enabling e-mail verification',
+  },
+  WeChatAuthEnabled: {
+    needs: ['WeChatServerAddress', 'WeChatServerToken'],
+    message: 'Fill in the WeChat server address and token before enabling WeChat login',
+  },
+  TurnstileCheckEnabled: {
+    needs: ['TurnstileSiteKey', 'TurnstileSecretKey'],
+    message: 'Fill in the Turnstile site key and secret key before enabling the Turnstile check',
+  },
+  EmailDomainRestrictionEnabled: {
+    needs: ['EmailDomainWhitelist'],
+    message: 'Add at least one domain to the whitelist before enabling the e-mail domain restriction',
+  },
+};
+
+function validateBoolean(key: OptionKey, value: string, options: OptionStore): string {
+  if (value !== 'true' && value !== 'false') fail(`${key} must be true or false`);
+  const requirement = switchRequirements[key];
+  if (
+    value === 'true' &&
+    requirement &&
+    requirement.needs.some((needed) => options.get(needed).trim() === '')
+  ) {
+    fail(requirement.message);
+  }
+  return value;
+}
+
+function validateNumber(key: OptionKey, value: string): string {
+  const number = value.trim() === '' ? Number.NaN : Number(value);
+  if (wholeNumberKeys.has(key)) {
+    if (!Number.isSafeInteger(number) || number < 0) fail(`${key} must be a whole number not less than 0`);
+  } else if (!Number.isFinite(number) || number < 0) {
+    fail(`${key} must be a number not less than 0`);
+  }
+  if (key === 'SMTPPort' && (number < 1 || number > 65535)) fail('SMTPPort must be between 1 and 65535');
+  if (key === 'QuotaPerUnit' && number === 0) fail('QuotaPerUnit must be greater than 0');
+  return String(number);
+}
+
+function validateJson(key: OptionKey, value: string): string {
+  if (!isRatioOptionKey(key)) return value;
+  const error = findRatioJsonError(key, value);
+  if (error) fail(error);
+  return value.trim() === '' ? '{}' : JSON.stringify(JSON.parse(value));
+}
+
+function validateText(key: OptionKey, value: string): string {
+  if (addressKeys.has(key)) {
+    const address = normalizeAddress(value);
+    if (address !== '' && !/^https?:\/\/[^\s/]+/i.test(address)) {
+      fail(`${key} must be an http:// or https:// address`);
+    }
+    return address;
+  }
+  if (key === 'EmailDomainWhitelist') {
+    const domains = normalizeDomainList(value);
+    const invalid = domains.split(',').find((domain) => domain !== '' && !DOMAIN_PATTERN.test(domain));
+    if (invalid !== undefined) fail(`"${invalid}" is not a valid e-mail domain`);
+    return domains;
+  }
+  if (key === 'SystemName' || key === 'Theme') return value.trim();
+  return value;
+}
+
+/**
+ * Checks a value for an option by its kind and key and answers the value to store (normalised), or fails with
+ * the message the console shows.
+ */
+export function validateOption(key: string, value: string, options: OptionStore): [OptionKey, string] {
+  if (!isOptionKey(key)) fail(`Unknown option: ${key}`);
+  const kind = optionDefinitions[key].kind;
+  switch (kind) {
+    case 'boolean':
+      return [key, validateBoolean(key, value, options)];
+    case 'number':
+      return [key, validateNumber(key, value)];
+    case 'json':
+      return [key, validateJson(key, value)];
+    case 'secret':
+      return [key, value.trim()];
+    case 'text':
+      return [key, validateText(key, value)];
+  }
+}

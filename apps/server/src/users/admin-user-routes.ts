@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  createUserRequestSchema,
+  manageUserRequestSchema,
+  updateUserRequestSchema,
+  userListOrders,
+  type UserListOrder,
+} from '@gatehouse/shared';
+import type { AppContext } from '../context';
+import { readPage } from '../db/paging';
+import { createGuards, currentUser, startSession } from '../http/auth';
+import { fail, ok } from '../http/envelope';
+import { parseId, parseWith } from '../http/validate';
+import { listUsers, searchUsers } from './list-users';
+import { manageUser } from './manage-user';
+import { createUserAccount } from './register-user';
+import { updateUserByAdmin } from './update-user';
+import { assertCanEditUser } from './user-access';
+import { findUserById, toPublicUser } from './user-repository';
+
+interface ListQuery {
+  p?: string;
+  size?: string;
+  order?: string;
+}
+
+function readOrder(value: string | undefined): UserListOrder {
+  const order = (value ?? '').trim();
+  if (!(userListOrders as readonly string[]).includes(order)) {
+    fail(`Unknown order "${order}"; use id, quota, used_quota or request_count`);
+  }
+  return order as UserListOrder;
+}
+
+/** User management for admins (role ≥ 10); every rule about who may act on whom is enforced here. */
+export function registerAdminUserRoutes(app: FastifyInstance, context: AppContext): void {
+  const { db } = context;
+  const { admin } = createGuards(context);
+
+  app.get<{ Querystring: ListQuery }>('/api/user/', { preHandler: admin }, async (request) => {
+    return ok(await listUsers(db, readPage(request.query), readOrder(request.query.order)));
+  });
+
+  app.get<{ Querystring: { keyword?: string } }>(
+    '/api/user/search',
+    { preHandler: admin },
+    async (request) => {
+      const keyword = (request.query.keyword ?? '').trim();
+      if (keyword === '') return ok(await listUsers(db, readPage({}), ''));
+      return ok(await searchUsers(db, keyword));
+    },
+  );
+
+  // Only digits, so a mistyped /api/user/<word> is a 404 rather than "invalid id".
+  app.get<{ Params: { id: string } }>('/api/user/:id(^\\d+$)', { preHandler: admin }, async (request) => {
+    const user = await findUserById(db, parseId(request.params.id));
+    if (!user) fail('User does not exist');
+    assertCanEditUser(currentUser(request), user);
+    return ok(toPublicUser(user));
+  });
+
+  app.post('/api/user/', { preHandler: admin }, async (request) => {
+    const input = parseWith(createUserRequestSchema, request.body);
+    const user = await createUserAccount(context, { ...input, aff_code: '' });
+    return ok(toPublicUser(user), 'User account created successfully!');
+  });
+
+  app.put('/api/user/', { preHandler: admin }, async (request, reply) => {
+    const input = parseWith(updateUserRequestSchema, request.body);
+    const actor = currentUser(request);
+    const user = await updateUserByAdmin(context, actor, input);
+    // Root changing its own password keeps this session (the new version ended all the others).
+    if (user.id === actor.id && input.password) startSession(reply, request, user);
+    return ok(toPublicUser(user), 'User info updated successfully!');
+  });
+
+  app.post('/api/user/manage', { preHandler: admin }, async (request) => {
+    const input = parseWith(manageUserRequestSchema, request.body);
+    const result = await manageUser(context, currentUser(request), input.username, input.action);
+    return ok(result, 'Operation completed successfully!');
+  });
+}

@@ -1,0 +1,53 @@
+import type { z } from 'zod';
+import type { updateUserRequestSchema } from '@gatehouse/shared';
+import type { AppContext } from '../context';
+import type { UserRow, UserUpdate } from '../db/schema';
+import { hashPassword } from '../auth/password';
+import { fail } from '../http/envelope';
+import { recordManageLog } from '../logs/log-writer';
+import { describeQuota } from './register-user';
+import { assertCanEditUser } from './user-access';
+import { findUserById } from './user-repository';
+
+export type UpdateUserInput = z.output<typeof updateUserRequestSchema>;
+
+/**
+ * The admin edit of a user: display name, password (blank keeps it), quota and group. A new password ends the
+ * user's sessions; a quota change is written to the user's management log.
+ */
+export async function updateUserByAdmin(
+  context: AppContext,
+  actor: UserRow,
+  input: UpdateUserInput,
+): Promise<UserRow> {
+  const { db } = context;
+  const target = await findUserById(db, input.id);
+  if (!target) fail('User does not exist');
+  assertCanEditUser(actor, target);
+
+  const update: UserUpdate = {};
+  if (input.display_name !== undefined) update.display_name = input.display_name || target.username;
+  if (input.password) {
+    update.password = await hashPassword(input.password);
+    update.session_version = target.session_version + 1;
+  }
+  const oldQuota = Number(target.quota);
+  if (input.quota !== undefined && input.quota !== oldQuota) update.quota = input.quota;
+  if (input.group !== undefined && input.group !== target.group) update.group = input.group;
+
+  if (Object.keys(update).length > 0) {
+    await db.updateTable('users').set(update).where('id', '=', target.id).execute();
+    if (update.quota !== undefined) {
+      await recordManageLog(
+        db,
+        target.id,
+        target.username,
+        `Admin ${actor.username} changed the quota from ${describeQuota(context, oldQuota)} to ${describeQuota(context, update.quota)}`,
+      );
+    }
+    context.events.emit('userChanged', target.id);
+  }
+  const updated = await findUserById(db, target.id);
+  if (!updated) fail('User does not exist');
+  return updated;
+}
