@@ -8,6 +8,11 @@ import { registerStatusRoutes } from './status/status-routes';
 import { registerSelfRoutes } from './users/self-routes';
 import { registerUserManagementRoutes } from './users/user-management-routes';
 import { registerOptionRoutes } from './options/option-routes';
+import { registerTokenRoutes } from './tokens/token-routes';
+import { registerRedemptionRoutes } from './redemptions/redemption-routes';
+import { registerTopupRoutes } from './redemptions/topup-routes';
+import { registerLogRoutes } from './logs/log-routes';
+import { registerLogClearRoutes } from './logs/log-clear-routes';
 import { registerConsoleRoutes } from './web/console-routes';
 
 export interface BuildAppOptions {
@@ -33,6 +38,11 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerSelfRoutes(app, context);
   registerUserManagementRoutes(app, context);
   registerOptionRoutes(app, context);
+  registerTokenRoutes(app, context);
+  registerRedemptionRoutes(app, context);
+  registerTopupRoutes(app, context);
+  registerLogRoutes(app, context);
+  registerLogClearRoutes(app, context);
 
   await registerConsoleRoutes(app, context);
   return app;

@@ -1,0 +1,110 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  RedemptionStatus,
+  createRedemptionRequestSchema,
+  nowSeconds,
+  redemptionStatusRequestSchema,
+  updateRedemptionRequestSchema,
+} from '@gatehouse/shared';
+import type { AppContext } from '../context';
+import { MAX_PAGE_SIZE, readPage } from '../db/paging';
+import { createGuards, currentUser } from '../http/auth';
+import { fail, ok } from '../http/envelope';
+import { parseId, parseWith } from '../http/validate';
+import { recordManageLog } from '../logs/log-writer';
+import { describeQuota } from '../users/register-user';
+import {
+  createRedemptions,
+  findRedemptionById,
+  listRedemptions,
+  searchRedemptions,
+  toRedemption,
+} from './redemption-repository';
+
+const NOT_FOUND = 'Redemption code not found';
+const USED = 'This redemption code has already been used and cannot be changed';
+
+interface ListQuery {
+  p?: string;
+  size?: string;
+  keyword?: string;
+}
+
+/** Redemption codes (admin, SPEC §7). A used code is history: it can be read and deleted, not changed. */
+export function registerRedemptionRoutes(app: FastifyInstance, context: AppContext): void {
+  const { db } = context;
+  const guards = createGuards(context);
+
+  app.get<{ Querystring: ListQuery }>('/api/redemption/', { preHandler: guards.admin }, async (request) => {
+    const rows = await listRedemptions(db, readPage(request.query));
+    return ok(rows.map(toRedemption));
+  });
+
+  app.get<{ Querystring: ListQuery }>(
+    '/api/redemption/search',
+    { preHandler: guards.admin },
+    async (request) => {
+      const keyword = (request.query.keyword ?? '').trim();
+      const page = readPage({ p: request.query.p, size: request.query.size ?? MAX_PAGE_SIZE });
+      return ok((await searchRedemptions(db, keyword, page)).map(toRedemption));
+    },
+  );
+
+  app.get<{ Params: { id: string } }>('/api/redemption/:id', { preHandler: guards.admin }, async (request) => {
+    const row = await findRedemptionById(db, parseId(request.params.id));
+    if (!row) fail(NOT_FOUND);
+    return ok(toRedemption(row));
+  });
+
+  app.post('/api/redemption/', { preHandler: guards.admin }, async (request) => {
+    const input = parseWith(createRedemptionRequestSchema, request.body);
+    const admin = currentUser(request);
+    const keys = await createRedemptions(db, { ...input, userId: admin.id, now: nowSeconds() });
+    await recordManageLog(
+      db,
+      admin.id,
+      admin.username,
+      `Created ${keys.length} redemption code(s) "${input.name}" worth ${describeQuota(context, input.quota)} each`,
+    );
+    return ok(keys);
+  });
+
+  app.put<{ Querystring: { status_only?: string } }>(
+    '/api/redemption/',
+    { preHandler: guards.admin },
+    async (request) => {
+      const { status_only: statusOnly } = request.query;
+      const isStatusOnly = statusOnly !== undefined && statusOnly !== 'false';
+      const input = isStatusOnly
+        ? parseWith(redemptionStatusRequestSchema, request.body)
+        : parseWith(updateRedemptionRequestSchema, request.body);
+      const update =
+        'status' in input ? { status: input.status } : { name: input.name, quota: input.quota };
+      // Conditional on "not used" in the same statement, so an edit can never race a top-up.
+      const result = await db
+        .updateTable('redemptions')
+        .set(update)
+        .where('id', '=', input.id)
+        .where('status', '!=', RedemptionStatus.used)
+        .executeTakeFirst();
+      const row = await findRedemptionById(db, input.id);
+      if (!row) fail(NOT_FOUND);
+      // MySQL counts unchanged rows as not updated, so the stored status decides.
+      if (Number(result.numUpdatedRows) === 0 && row.status === RedemptionStatus.used) fail(USED);
+      return ok(toRedemption(row));
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/api/redemption/:id',
+    { preHandler: guards.admin },
+    async (request) => {
+      const result = await db
+        .deleteFrom('redemptions')
+        .where('id', '=', parseId(request.params.id))
+        .executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) fail(NOT_FOUND);
+      return ok();
+    },
+  );
+}

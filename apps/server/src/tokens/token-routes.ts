@@ -1,0 +1,153 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  TOKEN_ORDERS,
+  TokenStatus,
+  createTokenRequestSchema,
+  nowSeconds,
+  tokenStatusRequestSchema,
+  updateTokenRequestSchema,
+  type TokenOrder,
+} from '@gatehouse/shared';
+import type { AppContext } from '../context';
+import { MAX_PAGE_SIZE, readPage } from '../db/paging';
+import { createGuards, currentUser } from '../http/auth';
+import { fail, ok } from '../http/envelope';
+import { parseId, parseWith } from '../http/validate';
+import { describeInvalidSubnet, findInvalidSubnet } from './subnet';
+import { findOwnedToken, insertToken, listTokens, searchTokens, toToken } from './token-repository';
+import { findEnableRefusal, refreshTokenStatuses, resolveTokenStatus } from './token-status';
+
+const NOT_FOUND = 'Key not found';
+
+interface ListQuery {
+  p?: string;
+  size?: string;
+  order?: string;
+  keyword?: string;
+}
+
+function assertValidSubnets(subnet: string): void {
+  const invalid = findInvalidSubnet(subnet);
+  if (invalid !== null) fail(describeInvalidSubnet(invalid));
+}
+
+/** A user's own API keys (SPEC §7). Every query filters by the owner together with the id. */
+export function registerTokenRoutes(app: FastifyInstance, context: AppContext): void {
+  const { db } = context;
+  const guards = createGuards(context);
+
+  app.get<{ Querystring: ListQuery }>('/api/token/', { preHandler: guards.user }, async (request) => {
+    const { order = '' } = request.query;
+    const safeOrder: TokenOrder = (TOKEN_ORDERS as readonly string[]).includes(order)
+      ? (order as TokenOrder)
+      : '';
+    const rows = await listTokens(db, currentUser(request).id, safeOrder, readPage(request.query));
+    return ok((await refreshTokenStatuses(db, rows)).map(toToken));
+  });
+
+  app.get<{ Querystring: ListQuery }>('/api/token/search', { preHandler: guards.user }, async (request) => {
+    const keyword = (request.query.keyword ?? '').trim();
+    const page = readPage({ p: request.query.p, size: request.query.size ?? MAX_PAGE_SIZE });
+    const rows = await searchTokens(db, currentUser(request).id, keyword, page);
+    return ok((await refreshTokenStatuses(db, rows)).map(toToken));
+  });
+
+  app.get<{ Params: { id: string } }>('/api/token/:id', { preHandler: guards.user }, async (request) => {
+    const row = await findOwnedToken(db, currentUser(request).id, parseId(request.params.id));
+    if (!row) fail(NOT_FOUND);
+    const [fresh] = await refreshTokenStatuses(db, [row]);
+    return ok(toToken(fresh ?? row));
+  });
+
+  app.post('/api/token/', { preHandler: guards.user }, async (request) => {
+    const input = parseWith(createTokenRequestSchema, request.body);
+    assertValidSubnets(input.subnet);
+    const now = nowSeconds();
+    const limits = {
+      remain_quota: input.remain_quota,
+      unlimited_quota: input.unlimited_quota ? 1 : 0,
+      expired_time: input.expired_time,
+    };
+    const row = await insertToken(db, {
+      ...limits,
+      user_id: currentUser(request).id,
+      name: input.name,
+      // A key created already past its expiry or without quota says so from the start.
+      status: resolveTokenStatus({ ...limits, status: TokenStatus.enabled }, now),
+      created_time: now,
+      accessed_time: now,
+      models: input.models,
+      subnet: input.subnet,
+    });
+    return ok(toToken(row));
+  });
+
+  /** PUT ?status_only=true: the owner toggles enabled / disabled; enabling needs a key that is valid again. */
+  async function updateTokenStatus(userId: number, body: unknown): Promise<number> {
+    const input = parseWith(tokenStatusRequestSchema, body);
+    const existing = await findOwnedToken(db, userId, input.id);
+    if (!existing) fail(NOT_FOUND);
+    if (input.status === TokenStatus.enabled) {
+      const refusal = findEnableRefusal(existing);
+      if (refusal) fail(refusal);
+    }
+    await db
+      .updateTable('tokens')
+      .set({ status: input.status })
+      .where('id', '=', input.id)
+      .where('user_id', '=', userId)
+      .execute();
+    return input.id;
+  }
+
+  async function updateTokenFields(userId: number, body: unknown): Promise<number> {
+    const input = parseWith(updateTokenRequestSchema, body);
+    assertValidSubnets(input.subnet);
+    const existing = await findOwnedToken(db, userId, input.id);
+    if (!existing) fail(NOT_FOUND);
+    const limits = {
+      remain_quota: input.remain_quota,
+      unlimited_quota: input.unlimited_quota ? 1 : 0,
+      expired_time: input.expired_time,
+    };
+    await db
+      .updateTable('tokens')
+      .set({
+        ...limits,
+        name: input.name,
+        models: input.models,
+        subnet: input.subnet,
+        status: resolveTokenStatus({ ...limits, status: existing.status }),
+      })
+      .where('id', '=', input.id)
+      .where('user_id', '=', userId)
+      .execute();
+    return input.id;
+  }
+
+  app.put<{ Querystring: { status_only?: string } }>(
+    '/api/token/',
+    { preHandler: guards.user },
+    async (request) => {
+      const userId = currentUser(request).id;
+      const { status_only: statusOnly } = request.query;
+      const id =
+        statusOnly !== undefined && statusOnly !== 'false'
+          ? await updateTokenStatus(userId, request.body)
+          : await updateTokenFields(userId, request.body);
+      const updated = await findOwnedToken(db, userId, id);
+      if (!updated) fail(NOT_FOUND);
+      return ok(toToken(updated));
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>('/api/token/:id', { preHandler: guards.user }, async (request) => {
+    const result = await db
+      .deleteFrom('tokens')
+      .where('id', '=', parseId(request.params.id))
+      .where('user_id', '=', currentUser(request).id)
+      .executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) fail(NOT_FOUND);
+    return ok();
+  });
+}
