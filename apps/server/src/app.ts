@@ -8,6 +8,7 @@ import { registerStatusRoutes } from './status/status-routes';
 import { registerSelfRoutes } from './users/self-routes';
 import { registerUserManagementRoutes } from './users/user-management-routes';
 import { registerOptionRoutes } from './options/option-routes';
+import { registerChannelRoutes } from './channels/channel-routes';
 import { registerTokenRoutes } from './tokens/token-routes';
 import { registerRedemptionRoutes } from './redemptions/redemption-routes';
 import { registerTopupRoutes } from './redemptions/topup-routes';
@@ -38,6 +39,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerSelfRoutes(app, context);
   registerUserManagementRoutes(app, context);
   registerOptionRoutes(app, context);
+  registerChannelRoutes(app, context);
   registerTokenRoutes(app, context);
   registerRedemptionRoutes(app, context);
   registerTopupRoutes(app, context);
