@@ -31,6 +31,8 @@ export interface Config {
   /** where the built console lives */
   webDistPath: string;
   logLevel: string;
+  /** where "check for updates" reads the latest release (GitHub releases API format) */
+  releasesUrl: string;
 }
 
 type Environment = Record<string, string | undefined>;
@@ -42,6 +44,22 @@ function readInteger(env: Environment, name: string, fallback: number, minimum =
   const value = Number(raw);
   if (value < minimum) throw new ConfigError(`${name} must be at least ${minimum}, got ${value}`);
   return value;
+}
+
+/** An http(s) base address without a trailing slash. */
+function readUrl(env: Environment, name: string, fallback: string): string {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an http:// or https:// address, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an http:// or https:// address, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
 }
 
 function readDatabaseKind(dsn: string): DatabaseKind {
@@ -95,5 +113,10 @@ export function loadConfig(env: Environment = process.env): Config {
     globalWebRateLimit: readInteger(env, 'GLOBAL_WEB_RATE_LIMIT', 240, 1),
     webDistPath: path.resolve(env.WEB_DIST_PATH?.trim() || findWebDist()),
     logLevel,
+    releasesUrl: readUrl(
+      env,
+      'RELEASES_URL',
+      'https://api.github.com/repos/gatehouse/gatehouse/releases/latest',
+    ),
   };
 }
