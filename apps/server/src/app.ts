@@ -3,6 +3,9 @@ import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppContext } from './context';
 import { registerLoginRoutes } from './auth/login-routes';
+import { registerEmailRoutes } from './auth/email-routes';
+import { registerOAuthRoutes } from './auth/oauth-routes';
+import { registerRateLimits } from './auth/rate-limit-hooks';
 import { installErrorHandler } from './http/error-handler';
 import { registerStatusRoutes } from './status/status-routes';
 import { registerSelfRoutes } from './users/self-routes';
@@ -33,9 +36,12 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   });
   await app.register(fastifyCookie, { secret: context.config.sessionSecret });
   installErrorHandler(app);
+  registerRateLimits(app, context);
 
   registerStatusRoutes(app, context);
   registerLoginRoutes(app, context);
+  registerEmailRoutes(app, context);
+  registerOAuthRoutes(app, context);
   registerSelfRoutes(app, context);
   registerUserManagementRoutes(app, context);
   registerOptionRoutes(app, context);

@@ -5,6 +5,7 @@ import { migrateToLatest } from './db/migrate';
 import { OptionStore } from './options/option-store';
 import { AppEventBus } from './events';
 import { VerificationCodes } from './auth/verification-codes';
+import { createAuthServices, type AuthServices } from './auth/auth-services';
 import { seedDatabase } from './users/seed';
 
 /** Everything a route or service needs, built once at start and passed down (no globals). */
@@ -13,6 +14,8 @@ export interface AppContext {
   db: Db;
   options: OptionStore;
   verificationCodes: VerificationCodes;
+  /** rate-limit counters and OAuth states (in Redis when configured) */
+  auth: AuthServices;
   events: AppEventBus;
   /** background work to stop on close (timers, pools) */
   closers: Array<() => Promise<void> | void>;
@@ -23,13 +26,15 @@ export async function createContext(config: Config, logger?: FastifyBaseLogger):
   if (config.isMasterNode) await migrateToLatest(db);
   const options = new OptionStore(db);
   await options.reload();
+  const closers: AppContext['closers'] = [];
   const context: AppContext = {
     config,
     db,
     options,
     verificationCodes: new VerificationCodes(),
+    auth: createAuthServices(config, closers),
     events: new AppEventBus(),
-    closers: [],
+    closers,
   };
   if (config.isMasterNode) await seedDatabase(context, logger);
   const syncTimer = setInterval(() => {

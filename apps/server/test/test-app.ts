@@ -27,6 +27,10 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     SQLITE_PATH: path.join(folder, 'test.db'),
     SESSION_SECRET: 'test-session-secret-that-is-long-enough',
     WEB_DIST_PATH: path.join(folder, 'no-console'),
+    // Suites log in dozens of times from 127.0.0.1; accounts-rate-limits.test.ts proves the limits.
+    CRITICAL_RATE_LIMIT: '100000',
+    GLOBAL_API_RATE_LIMIT: '100000',
+    GLOBAL_WEB_RATE_LIMIT: '100000',
     ...env,
   });
   const context = await createContext(config);

@@ -5,8 +5,10 @@ import { endSession, startSession } from '../http/auth';
 import { fail, ok } from '../http/envelope';
 import { parseWith } from '../http/validate';
 import { createUserAccount } from '../users/register-user';
-import { findUserByLogin, toPublicUser } from '../users/user-repository';
+import { findUserByLogin, findUserByUsername, toPublicUser } from '../users/user-repository';
 import { hashPassword, verifyPassword } from './password';
+import { assertEmailAvailable, assertEmailDomainAllowed } from './email-rules';
+import { verifyTurnstile } from './turnstile';
 
 // Compared against when the user does not exist, so a wrong name costs as long as a wrong password.
 const decoyHash = hashPassword('decoy-password-for-timing');
@@ -39,17 +41,22 @@ export function registerLoginRoutes(app: FastifyInstance, context: AppContext): 
       fail('Registration by password is turned off by the administrator; please use another sign-up method');
     }
     const input = parseWith(registerRequestSchema, request.body);
+    await verifyTurnstile(context, request);
     if (input.password2 !== undefined && input.password2 !== input.password) {
       fail('The two passwords entered do not match');
     }
     let email = '';
     if (options.getBoolean('EmailVerificationEnabled')) {
+      // Checked before the one-time code is spent, so a taken name does not cost the user the code.
+      if (await findUserByUsername(db, input.username)) fail('Username is already taken');
       if (!input.email || !input.verification_code)
         fail('Please enter your e-mail address and verification code');
-      if (!context.verificationCodes.consume('register', input.email, input.verification_code)) {
+      email = input.email.toLowerCase();
+      assertEmailDomainAllowed(options, email);
+      if (!context.verificationCodes.consume('register', email, input.verification_code)) {
         fail('The verification code is wrong or has expired');
       }
-      email = input.email;
+      await assertEmailAvailable(db, email);
     }
     await createUserAccount(context, { ...input, email });
     return ok(undefined, 'Registration successful!');

@@ -17,7 +17,7 @@ interface Entry {
 export class VerificationCodes {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly ttlMs = DEFAULT_TTL_MS) {}
+  constructor(readonly ttlMs = DEFAULT_TTL_MS) {}
 
   issue(purpose: VerificationPurpose, address: string): string {
     const code =
@@ -40,8 +40,15 @@ export class VerificationCodes {
     return true;
   }
 
+  /** Withdraws an issued code, e.g. when the mail carrying it could not be sent. */
+  revoke(purpose: VerificationPurpose, address: string): void {
+    this.entries.delete(this.keyOf(purpose, address));
+  }
+
   private keyOf(purpose: VerificationPurpose, address: string): string {
-    return `${purpose}:${address.trim().toLowerCase()}`;
+    // One mailed code (GET /api/verification) proves the address both for registering and for binding.
+    const kind = purpose === 'reset' ? 'reset' : 'email';
+    return `${kind}:${address.trim().toLowerCase()}`;
   }
 
   private sweep(): void {

@@ -28,6 +28,13 @@ export interface Config {
   /** requests per address per 3 minutes */
   globalApiRateLimit: number;
   globalWebRateLimit: number;
+  /** requests per address per 20 minutes on login, registration, e-mail and OAuth routes */
+  criticalRateLimit: number;
+  /** third-party endpoints, configurable so tests and proxies can stand in for them */
+  githubOAuthBaseUrl: string;
+  githubApiBaseUrl: string;
+  larkApiBaseUrl: string;
+  turnstileVerifyUrl: string;
   /** where the built console lives */
   webDistPath: string;
   logLevel: string;
@@ -111,6 +118,15 @@ export function loadConfig(env: Environment = process.env): Config {
     channelTestFrequencyMinutes: readInteger(env, 'CHANNEL_TEST_FREQUENCY', 0),
     globalApiRateLimit: readInteger(env, 'GLOBAL_API_RATE_LIMIT', 480, 1),
     globalWebRateLimit: readInteger(env, 'GLOBAL_WEB_RATE_LIMIT', 240, 1),
+    criticalRateLimit: readInteger(env, 'CRITICAL_RATE_LIMIT', 20, 1),
+    githubOAuthBaseUrl: readUrl(env, 'GITHUB_OAUTH_BASE_URL', 'https://github.com'),
+    githubApiBaseUrl: readUrl(env, 'GITHUB_API_BASE_URL', 'https://api.github.com'),
+    larkApiBaseUrl: readUrl(env, 'LARK_API_BASE_URL', 'https://open.feishu.cn'),
+    turnstileVerifyUrl: readUrl(
+      env,
+      'TURNSTILE_VERIFY_URL',
+      'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    ),
     webDistPath: path.resolve(env.WEB_DIST_PATH?.trim() || findWebDist()),
     logLevel,
     releasesUrl: readUrl(

@@ -1,0 +1,32 @@
+import { Redis } from 'ioredis';
+import type { Config } from '../config/config';
+import { MemoryOAuthStateStore, RedisOAuthStateStore, type OAuthStateStore } from './oauth-state';
+import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './rate-limiter';
+
+/** Short-lived shared state of sign-in: rate-limit counters and OAuth states. */
+export interface AuthServices {
+  rateLimiter: RateLimiter;
+  oauthStates: OAuthStateStore;
+}
+
+/**
+ * In-process for a single instance; in Redis when REDIS_CONN_STRING is set, so that limits and OAuth
+ * callbacks work whichever instance a request lands on.
+ */
+export function createAuthServices(config: Config, closers: Array<() => Promise<void> | void>): AuthServices {
+  if (config.redisConnString === '') {
+    return { rateLimiter: new MemoryRateLimiter(), oauthStates: new MemoryOAuthStateStore() };
+  }
+  const redis = new Redis(config.redisConnString, {
+    // Fail fast instead of queueing requests behind a dead Redis.
+    connectTimeout: 2000,
+    commandTimeout: 2000,
+    maxRetriesPerRequest: 1,
+  });
+  // Connection errors surface on the commands that need Redis; this keeps them from being unhandled.
+  redis.on('error', () => undefined);
+  closers.push(async () => {
+    await redis.quit().catch(() => redis.disconnect());
+  });
+  return { rateLimiter: new RedisRateLimiter(redis), oauthStates: new RedisOAuthStateStore(redis) };
+}

@@ -1,0 +1,71 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import { HttpError } from '../http/envelope';
+
+const MINUTE_MS = 60_000;
+const GLOBAL_WINDOW_MS = 3 * MINUTE_MS;
+const CRITICAL_WINDOW_MS = 20 * MINUTE_MS;
+
+/** Sign-in and account-recovery routes: the ones worth guessing passwords and codes against. */
+const CRITICAL_ROUTES = new Set([
+  'POST /api/user/login',
+  'POST /api/user/register',
+  'GET /api/verification',
+  'GET /api/reset_password',
+  'POST /api/user/reset',
+]);
+
+function isCriticalRoute(request: FastifyRequest): boolean {
+  const route = request.routeOptions.url;
+  if (route === undefined) return false;
+  return route.startsWith('/api/oauth/') || CRITICAL_ROUTES.has(`${request.method} ${route}`);
+}
+
+/** The relay (/v1, /dashboard) is limited by its keys' quota, not here. */
+function classifyPath(url: string): 'api' | 'web' | null {
+  const path = url.split('?')[0] ?? '/';
+  if (path === '/api' || path.startsWith('/api/')) return 'api';
+  if (path.startsWith('/v1/') || path === '/v1' || path.startsWith('/dashboard/')) return null;
+  return 'web';
+}
+
+/**
+ * Per client address: GLOBAL_API_RATE_LIMIT on /api/* and GLOBAL_WEB_RATE_LIMIT on console pages and assets
+ * per 3 minutes, and CRITICAL_RATE_LIMIT per 20 minutes on the critical routes. Refusals are HTTP 429.
+ * When the shared counter store (Redis) fails, requests pass: an outage must not lock everyone out.
+ */
+export function registerRateLimits(app: FastifyInstance, context: AppContext): void {
+  const { config } = context;
+  const { rateLimiter } = context.auth;
+
+  async function enforce(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    limit: number,
+    windowMs: number,
+  ): Promise<void> {
+    let result;
+    try {
+      result = await rateLimiter.hit(`${key}:${request.ip}`, limit, windowMs);
+    } catch (error) {
+      request.log.error({ err: error }, 'rate limiter unavailable; letting the request through');
+      return;
+    }
+    if (result.isAllowed) return;
+    reply.header('Retry-After', String(Math.max(1, Math.ceil(result.retryAfterMs / 1000))));
+    throw new HttpError(429, 'Too many requests, please try again later');
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    const kind = classifyPath(request.url);
+    if (kind === 'api') {
+      await enforce(request, reply, 'api', config.globalApiRateLimit, GLOBAL_WINDOW_MS);
+      if (isCriticalRoute(request)) {
+        await enforce(request, reply, 'critical', config.criticalRateLimit, CRITICAL_WINDOW_MS);
+      }
+    } else if (kind === 'web') {
+      await enforce(request, reply, 'web', config.globalWebRateLimit, GLOBAL_WINDOW_MS);
+    }
+  });
+}

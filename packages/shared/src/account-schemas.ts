@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+/** SPEC §2: the console's verification and reset buttons wait this long before sending again. */
+export const VERIFICATION_RESEND_COOLDOWN_SECONDS = 30;
+/** SPEC §9: a chat-app (WeChat) login code is valid for three minutes. */
+export const WECHAT_CODE_VALIDITY_SECONDS = 180;
+
+export const emailSchema = z
+  .string({ error: 'Please enter a valid e-mail address' })
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ error: 'Please enter a valid e-mail address' }).max(255, 'E-mail address is too long'));
+
+/** The Turnstile token travels in the query string (SPEC §7); empty when the check is off. */
+const turnstileSchema = z.string().trim().optional().default('');
+
+/** GET /api/verification and GET /api/reset_password */
+export const emailRequestQuerySchema = z.object({
+  email: emailSchema,
+  turnstile: turnstileSchema,
+});
+export type EmailRequestQuery = z.infer<typeof emailRequestQuerySchema>;
+
+/** POST /api/user/reset: the two values of the mailed link. */
+export const passwordResetRequestSchema = z.object({
+  email: emailSchema,
+  token: z
+    .string({ error: 'The reset link is invalid or has expired' })
+    .trim()
+    .min(1, 'The reset link is invalid or has expired'),
+});
+export type PasswordResetRequest = z.infer<typeof passwordResetRequestSchema>;
+
+/** GET /api/oauth/email/bind */
+export const emailBindQuerySchema = z.object({
+  email: emailSchema,
+  code: z
+    .string({ error: 'Please enter the verification code' })
+    .trim()
+    .min(1, 'Please enter the verification code'),
+});
+export type EmailBindQuery = z.infer<typeof emailBindQuerySchema>;
+
+/** GET /api/oauth/github and GET /api/oauth/lark, as the provider redirects back. */
+export const oauthCallbackQuerySchema = z.object({
+  code: z
+    .string({ error: 'The authorization code is missing' })
+    .trim()
+    .min(1, 'The authorization code is missing'),
+  state: z.string().trim().optional().default(''),
+});
+export type OAuthCallbackQuery = z.infer<typeof oauthCallbackQuerySchema>;
+
+/** GET /api/oauth/wechat and GET /api/oauth/wechat/bind */
+export const wechatCodeQuerySchema = z.object({
+  code: z
+    .string({ error: 'Please enter the verification code' })
+    .trim()
+    .min(1, 'Please enter the verification code'),
+});
+export type WeChatCodeQuery = z.infer<typeof wechatCodeQuerySchema>;
+
+/** Where the console sends the browser for GitHub sign-in; GitHub comes back to /oauth/github?code&state. */
+export function buildGitHubAuthorizeUrl(clientId: string, state: string): string {
+  const url = new URL('https://github.com/login/oauth/authorize');
+  url.searchParams.set('client_id', clientId);
+  url.searchParams.set('state', state);
+  url.searchParams.set('scope', 'user:email');
+  return url.toString();
+}
+
+/** The callback Lark returns to; the server sends the same value when it exchanges the code. */
+export function larkRedirectUri(serverAddress: string): string {
+  return `${serverAddress.replace(/\/+$/, '')}/oauth/lark`;
+}
+
+/**
+ * Lark's authorisation page (https://open.feishu.cn/document/authentication-management/access-token/obtain-oauth-code).
+ * `serverAddress` is the status `server_address`, else the console's own origin.
+ */
+export function buildLarkAuthorizeUrl(clientId: string, serverAddress: string, state: string): string {
+  const url = new URL('https://accounts.feishu.cn/open-apis/authen/v1/authorize');
+  url.searchParams.set('client_id', clientId);
+  url.searchParams.set('response_type', 'code');
+  url.searchParams.set('redirect_uri', larkRedirectUri(serverAddress));
+  url.searchParams.set('state', state);
+  return url.toString();
+}
