@@ -308,6 +308,12 @@ describe('list and search', () => {
     expect(await names('keyword=100%25')).toEqual([]);
     expect(await names('keyword=')).toEqual(['alpha', 'beta']);
   });
+
+  it('answers every match at once, or a page when asked', async () => {
+    for (let index = 0; index < 12; index += 1) await api.createOne(channelForm({ name: `match-${index}` }));
+    expect((await api.search('keyword=match')).data).toHaveLength(12);
+    expect((await api.search('keyword=match&p=1')).data).toHaveLength(2);
+  });
 });
 
 describe('delete', () => {

@@ -15,6 +15,8 @@ import {
 } from './channel-service';
 import { listKnownModels, listKnownModelsByType } from './known-models';
 
+const SEARCH_MATCH_LIMIT = 1000;
+
 interface ListQuery {
   p?: string;
   size?: string;
@@ -38,7 +40,12 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   app.get<{ Querystring: ListQuery }>('/api/channel/search', { preHandler: admin }, async (request) => {
     const keyword = String(request.query.keyword ?? '').trim();
-    const page = readPage(request.query);
+    const { p, size } = request.query;
+    // A search answers every match at once (DESIGN.md); `p` and `size` page it for scripts that ask.
+    const page =
+      p === undefined && size === undefined
+        ? { limit: SEARCH_MATCH_LIMIT, offset: 0 }
+        : readPage(request.query);
     const sort = readChannelSort(request.query);
     const rows = keyword
       ? await searchChannels(context.db, keyword, page, sort)
