@@ -1,6 +1,6 @@
 import type { Envelope } from '@gatehouse/shared';
 import i18n from '../i18n/i18n';
-import { clearStoredUser } from './session';
+import { expireStoredUser } from './session';
 import { showError, showInfo } from './toast';
 
 /** Where a 401 sends the visitor (SPEC §2, §8); the login page shows the expired notice for it. */
@@ -51,7 +51,9 @@ export function setApiNavigator(navigator: (path: string) => void): void {
 /** Shows the toast SPEC §8 prescribes for an error; for callers that passed `quiet` and then decided not to handle it. */
 export function showApiError(error: unknown): void {
   if (!(error instanceof ApiError)) {
-    showError(i18n.t('errors.withMessage', { message: error instanceof Error ? error.message : String(error) }));
+    showError(
+      i18n.t('errors.withMessage', { message: error instanceof Error ? error.message : String(error) }),
+    );
     return;
   }
   if (error.kind === 'unauthorized') return;
@@ -98,14 +100,20 @@ function fail(error: ApiError, options: RequestOptions): never {
  * Sends one management API call and returns the whole envelope, `success: false` included; HTTP and network
  * errors go through the catalogue. Most callers want `api.get/post/put/del`, which unwrap `data`.
  */
-async function request<T>(method: string, path: string, options: RequestWithBodyOptions = {}): Promise<Envelope<T>> {
+async function request<T>(
+  method: string,
+  path: string,
+  options: RequestWithBodyOptions = {},
+): Promise<Envelope<T>> {
   const hasBody = options.body !== undefined;
   let response: Response;
   try {
     response = await fetch(buildUrl(path, options.params), {
       method,
       credentials: 'include',
-      headers: hasBody ? { Accept: 'application/json', 'Content-Type': 'application/json' } : { Accept: 'application/json' },
+      headers: hasBody
+        ? { Accept: 'application/json', 'Content-Type': 'application/json' }
+        : { Accept: 'application/json' },
       body: hasBody ? JSON.stringify(options.body) : undefined,
       signal: options.signal,
     });
@@ -116,24 +124,34 @@ async function request<T>(method: string, path: string, options: RequestWithBody
   }
 
   if (response.status === 401) {
-    clearStoredUser();
+    expireStoredUser();
     navigate(LOGIN_EXPIRED_PATH);
     throw new ApiError('unauthorized', await readErrorMessage(response), '', 401);
   }
   if (!response.ok) {
     const message = await readErrorMessage(response);
-    return fail(new ApiError('http', message, catalogueMessage(response.status, message), response.status), options);
+    return fail(
+      new ApiError('http', message, catalogueMessage(response.status, message), response.status),
+      options,
+    );
   }
   try {
     return (await response.json()) as Envelope<T>;
   } catch {
     const message = i18n.t('errors.unreadableResponse', { status: response.status });
-    return fail(new ApiError('http', message, i18n.t('errors.withMessage', { message }), response.status), options);
+    return fail(
+      new ApiError('http', message, i18n.t('errors.withMessage', { message }), response.status),
+      options,
+    );
   }
 }
 
 /** Like `request`, but a `success: false` answer becomes an `ApiError` of kind `failure` (toasted unless quiet). */
-async function requestData<T>(method: string, path: string, options: RequestWithBodyOptions = {}): Promise<T> {
+async function requestData<T>(
+  method: string,
+  path: string,
+  options: RequestWithBodyOptions = {},
+): Promise<T> {
   const envelope = await request<T>(method, path, options);
   if (!envelope.success) {
     const message = envelope.message || i18n.t('errors.unreadableResponse', { status: 200 });
@@ -147,6 +165,7 @@ export const api = {
   get: <T>(path: string, options?: RequestOptions) => requestData<T>('GET', path, options),
   post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
     requestData<T>('POST', path, { ...options, body }),
-  put: <T>(path: string, body?: unknown, options?: RequestOptions) => requestData<T>('PUT', path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    requestData<T>('PUT', path, { ...options, body }),
   del: <T>(path: string, options?: RequestOptions) => requestData<T>('DELETE', path, options),
 };

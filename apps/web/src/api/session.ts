@@ -24,7 +24,10 @@ function parseUser(raw: string | null): User | null {
   }
 }
 
+let hasExpired = false;
+
 export function setStoredUser(user: User): void {
+  hasExpired = false;
   localStorage.setItem(StorageKey.user, JSON.stringify(user));
   notify();
 }
@@ -33,6 +36,17 @@ export function clearStoredUser(): void {
   localStorage.removeItem(StorageKey.user);
   notify();
 }
+
+/**
+ * The server no longer knows the session (HTTP 401). The guard of the page on screen redirects as soon as the
+ * stored user is gone, racing the API client's own redirect; it reads this flag so both land on the same URL.
+ */
+export function expireStoredUser(): void {
+  hasExpired = true;
+  clearStoredUser();
+}
+
+export const hasSessionExpired = (): boolean => hasExpired;
 
 function notify(): void {
   for (const listener of listeners) listener();

@@ -45,7 +45,10 @@ export interface Branding {
 export function useBranding(): Branding {
   const status = useStatus();
   return {
-    systemName: status?.system_name || localStorage.getItem(StorageKey.systemName) || i18n.t('common.defaultSystemName'),
+    systemName:
+      status?.system_name ||
+      localStorage.getItem(StorageKey.systemName) ||
+      i18n.t('common.defaultSystemName'),
     logo: status?.logo || localStorage.getItem(StorageKey.logo) || '/logo.svg',
     chatLink: status?.chat_link ?? localStorage.getItem(StorageKey.chatLink) ?? '',
   };

@@ -26,10 +26,10 @@ export function AppLayout() {
         <MobileNav onNavigate={close} />
       </AppShell.Navbar>
       <AppShell.Main display="flex" style={{ flexDirection: 'column' }}>
-        <Container size="xl" w="100%" style={{ flex: 1 }}>
+        <Container size="xl" w="100%" px={{ base: 0, sm: 'md' }} style={{ flex: 1 }}>
           <Outlet />
         </Container>
-        <Container size="xl" w="100%">
+        <Container size="xl" w="100%" px={{ base: 0, sm: 'md' }}>
           <AppFooter />
         </Container>
       </AppShell.Main>

@@ -2,7 +2,7 @@ import { Group, Text, Tooltip, UnstyledButton, em } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { isActivePath } from './nav-items';
+import { isActiveItem } from './nav-items';
 import { useNavItems } from './use-nav-items';
 import classes from './desktop-nav.module.css';
 
@@ -14,23 +14,27 @@ export function DesktopNav() {
   const showsLabels = useMediaQuery(`(min-width: ${em(1200)})`);
   return (
     <Group component="nav" aria-label={t('nav.mainNavigation')} gap={2} wrap="nowrap" visibleFrom="sm">
-      {items.map(({ label, to, icon: Icon }) => (
-        <Tooltip key={to} label={t(label)} disabled={showsLabels} openDelay={50} closeDelay={70}>
-          <UnstyledButton
-            component={Link}
-            to={to}
-            className={classes.link}
-            data-active={isActivePath(to, pathname) || undefined}
-            aria-current={isActivePath(to, pathname) ? 'page' : undefined}
-            aria-label={t(label)}
-          >
-            <Icon size={18} stroke={1.6} />
-            <Text component="span" size="sm" fw={500} visibleFrom="lg">
-              {t(label)}
-            </Text>
-          </UnstyledButton>
-        </Tooltip>
-      ))}
+      {items.map((item) => {
+        const { label, to, icon: Icon } = item;
+        const isActive = isActiveItem(item, pathname);
+        return (
+          <Tooltip key={to} label={t(label)} disabled={showsLabels} openDelay={50} closeDelay={70}>
+            <UnstyledButton
+              component={Link}
+              to={to}
+              className={classes.link}
+              data-active={isActive || undefined}
+              aria-current={isActive ? 'page' : undefined}
+              aria-label={t(label)}
+            >
+              <Icon size={18} stroke={1.6} />
+              <Text component="span" size="sm" fw={500} visibleFrom="lg">
+                {t(label)}
+              </Text>
+            </UnstyledButton>
+          </Tooltip>
+        );
+      })}
     </Group>
   );
 }

@@ -2,7 +2,7 @@ import { Button, Divider, NavLink, ScrollArea, Stack } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useStoredUser } from '../../api/session';
-import { isActivePath } from './nav-items';
+import { isActiveItem } from './nav-items';
 import { useNavItems } from './use-nav-items';
 
 /** The collapsible menu of the mobile layout; following a link closes it. */
@@ -14,18 +14,22 @@ export function MobileNav({ onNavigate }: { onNavigate: () => void }) {
   return (
     <ScrollArea>
       <nav aria-label={t('nav.mainNavigation')}>
-        {items.map(({ label, to, icon: Icon }) => (
-          <NavLink
-            key={to}
-            component={Link}
-            to={to}
-            label={t(label)}
-            leftSection={<Icon size={18} stroke={1.6} />}
-            active={isActivePath(to, pathname)}
-            aria-current={isActivePath(to, pathname) ? 'page' : undefined}
-            onClick={onNavigate}
-          />
-        ))}
+        {items.map((item) => {
+          const { label, to, icon: Icon } = item;
+          const isActive = isActiveItem(item, pathname);
+          return (
+            <NavLink
+              key={to}
+              component={Link}
+              to={to}
+              label={t(label)}
+              leftSection={<Icon size={18} stroke={1.6} />}
+              active={isActive}
+              aria-current={isActive ? 'page' : undefined}
+              onClick={onNavigate}
+            />
+          );
+        })}
       </nav>
       {!user && (
         <>

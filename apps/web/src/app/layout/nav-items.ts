@@ -18,6 +18,8 @@ export interface NavItem {
   to: string;
   icon: Icon;
   adminOnly?: boolean;
+  /** Paths under `to` that belong to another menu entry or to none. */
+  exceptPaths?: string[];
 }
 
 const homeItem: NavItem = { label: 'nav.home', to: '/', icon: IconHome };
@@ -29,19 +31,33 @@ const menuItems: NavItem[] = [
   { label: 'nav.token', to: '/token', icon: IconKey },
   { label: 'nav.redemption', to: '/redemption', icon: IconTicket, adminOnly: true },
   { label: 'nav.topup', to: '/topup', icon: IconCreditCard },
-  { label: 'nav.user', to: '/user', icon: IconUsers, adminOnly: true },
+  // /user/edit is everyone's own profile, not the admin user list.
+  {
+    label: 'nav.user',
+    to: '/user',
+    icon: IconUsers,
+    adminOnly: true,
+    exceptPaths: ['/user/edit', '/user/reset'],
+  },
   { label: 'nav.log', to: '/log', icon: IconListDetails },
   { label: 'nav.setting', to: '/setting', icon: IconSettings },
   // The operator's about page doubles as the usage tutorial.
   { label: 'nav.tutorial', to: '/about', icon: IconBook },
 ];
 
-export function visibleNavItems({ isAdmin, hasChatLink }: { isAdmin: boolean; hasChatLink: boolean }): NavItem[] {
+export function visibleNavItems({
+  isAdmin,
+  hasChatLink,
+}: {
+  isAdmin: boolean;
+  hasChatLink: boolean;
+}): NavItem[] {
   const items = menuItems.filter((item) => !item.adminOnly || isAdmin);
   return hasChatLink ? [homeItem, chatItem, ...items] : [homeItem, ...items];
 }
 
-export function isActivePath(to: string, pathname: string): boolean {
+export function isActiveItem({ to, exceptPaths = [] }: NavItem, pathname: string): boolean {
   if (to === '/') return pathname === '/';
+  if (exceptPaths.includes(pathname)) return false;
   return pathname === to || pathname.startsWith(`${to}/`);
 }

@@ -21,7 +21,7 @@ export function UserMenu({ user }: { user: User }) {
       <Menu.Target>
         <Button
           variant="subtle"
-          color="gray"
+          color="dark"
           px={6}
           aria-label={t('nav.accountMenu')}
           leftSection={

@@ -26,7 +26,11 @@ export function AuthCard({ title, subtitle, children, footer }: AuthCardProps) {
         <Paper withBorder shadow="sm" p={{ base: 'md', sm: 'xl' }} radius="md">
           {children}
         </Paper>
-        {footer && <Stack gap={4} align="center">{footer}</Stack>}
+        {footer && (
+          <Stack gap={4} align="center">
+            {footer}
+          </Stack>
+        )}
       </Stack>
     </Center>
   );

@@ -6,10 +6,30 @@ import type { ServerStatus } from '@gatehouse/shared';
 export type OAuthProvider = 'github' | 'wechat' | 'lark';
 export type OAuthHandlers = Partial<Record<OAuthProvider, () => void>>;
 
-const providers: { id: OAuthProvider; label: string; icon: Icon; isEnabled: (status: ServerStatus) => boolean }[] = [
-  { id: 'github', label: 'auth.login.github', icon: IconBrandGithub, isEnabled: (status) => status.github_oauth },
-  { id: 'wechat', label: 'auth.login.wechat', icon: IconBrandWechat, isEnabled: (status) => status.wechat_login },
-  { id: 'lark', label: 'auth.login.lark', icon: IconFeather, isEnabled: (status) => Boolean(status.lark_client_id) },
+const providers: {
+  id: OAuthProvider;
+  label: string;
+  icon: Icon;
+  isEnabled: (status: ServerStatus) => boolean;
+}[] = [
+  {
+    id: 'github',
+    label: 'auth.login.github',
+    icon: IconBrandGithub,
+    isEnabled: (status) => status.github_oauth,
+  },
+  {
+    id: 'wechat',
+    label: 'auth.login.wechat',
+    icon: IconBrandWechat,
+    isEnabled: (status) => status.wechat_login,
+  },
+  {
+    id: 'lark',
+    label: 'auth.login.lark',
+    icon: IconFeather,
+    isEnabled: (status) => Boolean(status.lark_client_id),
+  },
 ];
 
 interface OAuthButtonsProps {

@@ -46,7 +46,7 @@ export default function RegisterPage() {
   });
 
   const codeRequest = useMutation({
-    mutationFn: sendVerificationCode,
+    mutationFn: (email: string) => sendVerificationCode(email),
     onSuccess: () => showSuccess(t('auth.register.codeSent')),
   });
 
@@ -98,7 +98,12 @@ export default function RegisterPage() {
                 autoComplete="email"
                 rightSectionWidth={120}
                 rightSection={
-                  <Button size="compact-sm" variant="light" onClick={requestCode} loading={codeRequest.isPending}>
+                  <Button
+                    size="compact-sm"
+                    variant="light"
+                    onClick={requestCode}
+                    loading={codeRequest.isPending}
+                  >
                     {t('auth.register.sendCode')}
                   </Button>
                 }
