@@ -16,8 +16,14 @@ export interface CaughtMail {
 export interface SmtpCatcher {
   port: number;
   messages: CaughtMail[];
-  /** the next message to `address`, waiting up to 5 s for it */
+  /** messages whose DATA was read in full and then refused with a 554, as a failing mail server does */
+  refused: CaughtMail[];
+  /** when true, every message is read and then refused */
+  isRefusing: boolean;
+  /** the oldest message to `address` not yet taken, waiting up to 5 s for it */
   nextMailTo(address: string): Promise<CaughtMail>;
+  /** marks every message so far as taken (between tests) */
+  forget(): void;
   close(): Promise<void>;
 }
 
@@ -30,6 +36,7 @@ export async function startSmtpCatcher(credentials?: {
   password: string;
 }): Promise<SmtpCatcher> {
   const messages: CaughtMail[] = [];
+  const refused: CaughtMail[] = [];
   const waiters: Array<{ address: string; resolve: (mail: CaughtMail) => void }> = [];
   const logins = new Map<string, { username: string; password: string }>();
   const server = new SMTPServer({
@@ -58,12 +65,16 @@ export async function startSmtpCatcher(credentials?: {
           raw,
           ...parsed,
         };
+        if (catcher.isRefusing) {
+          refused.push(mail);
+          callback(Object.assign(new Error('Message rejected by policy'), { responseCode: 554 }));
+          return;
+        }
         messages.push(mail);
-        for (const waiter of [...waiters]) {
-          if (mail.to.includes(waiter.address)) {
-            waiters.splice(waiters.indexOf(waiter), 1);
-            waiter.resolve(mail);
-          }
+        const waiter = waiters.find((candidate) => mail.to.includes(candidate.address));
+        if (waiter) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(mail);
         }
         callback();
       });
@@ -71,30 +82,36 @@ export async function startSmtpCatcher(credentials?: {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
-  let delivered = 0;
-  return {
+  const taken = new Set<CaughtMail>();
+  const take = (mail: CaughtMail) => {
+    taken.add(mail);
+    return mail;
+  };
+  const catcher: SmtpCatcher = {
     port,
     messages,
+    refused,
+    isRefusing: false,
     nextMailTo(address) {
-      const already = messages.slice(delivered).find((mail) => mail.to.includes(address));
-      if (already) {
-        delivered = messages.indexOf(already) + 1;
-        return Promise.resolve(already);
-      }
+      const waiting = messages.find((mail) => !taken.has(mail) && mail.to.includes(address));
+      if (waiting) return Promise.resolve(take(waiting));
       return new Promise<CaughtMail>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no mail to ${address} within 5 s`)), 5000);
         waiters.push({
           address,
           resolve: (mail) => {
             clearTimeout(timer);
-            delivered = messages.indexOf(mail) + 1;
-            resolve(mail);
+            resolve(take(mail));
           },
         });
       });
     },
+    forget() {
+      for (const mail of messages) taken.add(mail);
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+  return catcher;
 }
 
 interface Part {
