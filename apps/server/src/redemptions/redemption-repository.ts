@@ -43,7 +43,9 @@ export function searchRedemptions(db: Db, keyword: string, page: Page): Promise<
   return db
     .selectFrom('redemptions')
     .selectAll()
-    .where((where) => where.or([where('id', '=', id), containsText('name', keyword), where('key', '=', keyword)]))
+    .where((where) =>
+      where.or([where('id', '=', id), containsText('name', keyword), where('key', '=', keyword)]),
+    )
     .orderBy('id', 'desc')
     .limit(page.limit)
     .offset(page.offset)
@@ -65,6 +67,8 @@ export async function createRedemptions(
     status: RedemptionStatus.unused,
     created_time: input.now,
   }));
-  await db.transaction().execute((transaction) => transaction.insertInto('redemptions').values(rows).execute());
+  await db
+    .transaction()
+    .execute((transaction) => transaction.insertInto('redemptions').values(rows).execute());
   return [...keys];
 }

@@ -50,11 +50,15 @@ export function registerRedemptionRoutes(app: FastifyInstance, context: AppConte
     },
   );
 
-  app.get<{ Params: { id: string } }>('/api/redemption/:id', { preHandler: guards.admin }, async (request) => {
-    const row = await findRedemptionById(db, parseId(request.params.id));
-    if (!row) fail(NOT_FOUND);
-    return ok(toRedemption(row));
-  });
+  app.get<{ Params: { id: string } }>(
+    '/api/redemption/:id',
+    { preHandler: guards.admin },
+    async (request) => {
+      const row = await findRedemptionById(db, parseId(request.params.id));
+      if (!row) fail(NOT_FOUND);
+      return ok(toRedemption(row));
+    },
+  );
 
   app.post('/api/redemption/', { preHandler: guards.admin }, async (request) => {
     const input = parseWith(createRedemptionRequestSchema, request.body);
@@ -78,8 +82,7 @@ export function registerRedemptionRoutes(app: FastifyInstance, context: AppConte
       const input = isStatusOnly
         ? parseWith(redemptionStatusRequestSchema, request.body)
         : parseWith(updateRedemptionRequestSchema, request.body);
-      const update =
-        'status' in input ? { status: input.status } : { name: input.name, quota: input.quota };
+      const update = 'status' in input ? { status: input.status } : { name: input.name, quota: input.quota };
       // Conditional on "not used" in the same statement, so an edit can never race a top-up.
       const result = await db
         .updateTable('redemptions')

@@ -60,9 +60,7 @@ export async function markTokenStatus(
   return Number(result.numUpdatedRows) > 0;
 }
 
-export type TokenUsability =
-  | { usable: true }
-  | { usable: false; status: number; message: string };
+export type TokenUsability = { usable: true } | { usable: false; status: number; message: string };
 
 /**
  * For the relay: may this key be used right now? An enabled key found past its expiry or out of quota is
@@ -82,15 +80,17 @@ export async function checkTokenUsable(db: Db, token: TokenRow, now = nowSeconds
 }
 
 function describeTokenStatus(status: number): string {
-  return status === TokenStatus.disabled ||
-    status === TokenStatus.expired ||
-    status === TokenStatus.exhausted
+  return status === TokenStatus.disabled || status === TokenStatus.expired || status === TokenStatus.exhausted
     ? TOKEN_STATUS_MESSAGES[status]
     : 'This API key cannot be used';
 }
 
 /** Brings listed keys up to date (a key expires without any request); answers the rows as stored now. */
-export async function refreshTokenStatuses(db: Db, rows: TokenRow[], now = nowSeconds()): Promise<TokenRow[]> {
+export async function refreshTokenStatuses(
+  db: Db,
+  rows: TokenRow[],
+  now = nowSeconds(),
+): Promise<TokenRow[]> {
   return Promise.all(
     rows.map(async (row) => {
       if (row.status !== TokenStatus.enabled) return row;
