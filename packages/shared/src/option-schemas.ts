@@ -23,28 +23,38 @@ export function isRatioOptionKey(key: string): key is RatioOptionKey {
   return Object.prototype.hasOwnProperty.call(ratioOptionNames, key);
 }
 
+export type RatioJsonProblem =
+  | { kind: 'syntax' }
+  | { kind: 'notObject' }
+  | { kind: 'badValue'; name: string };
+
 /**
- * Checks a ratio option: a JSON object whose values are numbers ≥ 0. Answers the message to show, or null.
+ * Checks a ratio option: a JSON object whose values are numbers ≥ 0. Answers what is wrong, or null.
  * Blank text means an empty object (the console shows `{}` as blank).
  */
-export function findRatioJsonError(key: RatioOptionKey, text: string): string | null {
-  const label = ratioOptionNames[key];
+export function findRatioJsonProblem(text: string): RatioJsonProblem | null {
   if (text.trim() === '') return null;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return `${label} is not a valid JSON string`;
+    return { kind: 'syntax' };
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return `${label} must be a JSON object of names to numbers`;
-  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { kind: 'notObject' };
   for (const [name, ratio] of Object.entries(parsed)) {
-    if (typeof ratio !== 'number' || !Number.isFinite(ratio) || ratio < 0) {
-      return `${label}: the value of "${name}" must be a number not less than 0`;
-    }
+    if (typeof ratio !== 'number' || !Number.isFinite(ratio) || ratio < 0) return { kind: 'badValue', name };
   }
   return null;
+}
+
+/** The message of SPEC §5 for a ratio option's problem, or null when the text is fine. */
+export function findRatioJsonError(key: RatioOptionKey, text: string): string | null {
+  const label = ratioOptionNames[key];
+  const problem = findRatioJsonProblem(text);
+  if (!problem) return null;
+  if (problem.kind === 'syntax') return `${label} is not a valid JSON string`;
+  if (problem.kind === 'notObject') return `${label} must be a JSON object of names to numbers`;
+  return `${label}: the value of "${problem.name}" must be a number not less than 0`;
 }
 
 /** Pretty-prints ratio JSON for the editors; `{}` shows blank (SPEC §5). Invalid text is left as it is. */

@@ -23,7 +23,31 @@ export const appRoutes: AppRoute[] = [
   { path: '/chat', page: lazy(() => import('../features/home/chat-page')) },
   { path: '/login', page: lazy(() => import('../features/auth/login-page')) },
   { path: '/register', page: lazy(() => import('../features/auth/register-page')) },
+  { path: '/channel', page: lazy(() => import('../features/channels/channels-page')), requiresLogin: true },
+  {
+    path: '/channel/add',
+    page: lazy(() => import('../features/channels/channel-edit-page')),
+    requiresLogin: true,
+  },
+  {
+    path: '/channel/add/:id',
+    page: lazy(() => import('../features/channels/channel-edit-page')),
+    requiresLogin: true,
+  },
+  {
+    path: '/channel/edit/:id',
+    page: lazy(() => import('../features/channels/channel-edit-page')),
+    requiresLogin: true,
+  },
   { path: '/user/edit', page: lazy(() => import('../features/users/self-edit-page')), requiresLogin: true },
+  { path: '/user', page: lazy(() => import('../features/users/users-page')), requiresLogin: true },
+  { path: '/user/add', page: lazy(() => import('../features/users/user-add-page')), requiresLogin: true },
+  {
+    path: '/user/edit/:id',
+    page: lazy(() => import('../features/users/user-edit-page')),
+    requiresLogin: true,
+  },
+  { path: '/setting', page: lazy(() => import('../features/settings/settings-page')), requiresLogin: true },
 ];
 
 function toRouteObject({ path, page: Page, requiresLogin }: AppRoute): RouteObject {

@@ -1,0 +1,180 @@
+import { SimpleGrid, Stack } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import {
+  findRatioJsonProblem,
+  formatRatioJson,
+  ratioOptionNames,
+  type RatioOptionKey,
+} from '@gatehouse/shared';
+import { LogClearing } from './log-clearing';
+import { OptionNumberInput, OptionTextarea, OptionTextInput } from './option-fields';
+import { OptionSwitch } from './option-switch';
+import { OptionsGate } from './options-gate';
+import type { OptionValues } from './options-queries';
+import { SettingsSection } from './settings-section';
+import { useOptionForm } from './use-option-form';
+
+const quotaKeys = [
+  'QuotaForNewUser',
+  'PreConsumedQuota',
+  'QuotaForInviter',
+  'QuotaForInvitee',
+  'QuotaRemindThreshold',
+] as const;
+const ratioKeys = Object.keys(ratioOptionNames) as RatioOptionKey[];
+const generalKeys = ['TopUpLink', 'ChatLink', 'QuotaPerUnit', 'RetryTimes'] as const;
+const monitoringKeys = ['ChannelDisableThreshold'] as const;
+
+function QuotaSection({ options }: { options: OptionValues }) {
+  const { t } = useTranslation();
+  const form = useOptionForm(quotaKeys, options);
+  return (
+    <SettingsSection title={t('settings.operation.quota.title')} form={form}>
+      <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
+        {quotaKeys.map((key) => (
+          <OptionNumberInput
+            key={key}
+            form={form}
+            optionKey={key}
+            label={t(`settings.operation.quota.${key}`)}
+            description={t(`settings.operation.quota.${key}Hint`)}
+          />
+        ))}
+      </SimpleGrid>
+    </SettingsSection>
+  );
+}
+
+function RatioSection({ options }: { options: OptionValues }) {
+  const { t } = useTranslation();
+  // The editors show pretty JSON ({} as blank); what changed is judged on that text.
+  const shown = Object.fromEntries(ratioKeys.map((key) => [key, formatRatioJson(options[key] ?? '')]));
+  const prepare = Object.fromEntries(
+    ratioKeys.map((key) => [
+      key,
+      (value: string) => {
+        const problem = findRatioJsonProblem(value);
+        if (!problem) return { value };
+        const name = t(`settings.operation.ratio.${key}`);
+        return { error: t(`settings.operation.ratio.problem.${problem.kind}`, { key: name, ...problem }) };
+      },
+    ]),
+  );
+  const form = useOptionForm(ratioKeys, shown, { prepare });
+  return (
+    <SettingsSection
+      title={t('settings.operation.ratio.title')}
+      description={t('settings.operation.ratio.description')}
+      form={form}
+    >
+      {ratioKeys.map((key) => (
+        <OptionTextarea
+          key={key}
+          form={form}
+          optionKey={key}
+          monospace
+          label={t(`settings.operation.ratio.${key}`)}
+          description={t(`settings.operation.ratio.${key}Hint`)}
+          placeholder={t('settings.operation.ratio.placeholder')}
+        />
+      ))}
+    </SettingsSection>
+  );
+}
+
+function GeneralSection({ options }: { options: OptionValues }) {
+  const { t } = useTranslation();
+  const form = useOptionForm(generalKeys, options);
+  return (
+    <SettingsSection title={t('settings.operation.general.title')} form={form}>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <OptionTextInput
+          form={form}
+          optionKey="TopUpLink"
+          label={t('settings.operation.general.TopUpLink')}
+          placeholder="https://"
+        />
+        <OptionTextInput
+          form={form}
+          optionKey="ChatLink"
+          label={t('settings.operation.general.ChatLink')}
+          placeholder="https://"
+        />
+        <OptionNumberInput
+          form={form}
+          optionKey="QuotaPerUnit"
+          step={0.01}
+          label={t('settings.operation.general.QuotaPerUnit')}
+          description={t('settings.operation.general.QuotaPerUnitHint')}
+        />
+        <OptionNumberInput
+          form={form}
+          optionKey="RetryTimes"
+          label={t('settings.operation.general.RetryTimes')}
+        />
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        {(
+          [
+            'LogConsumeEnabled',
+            'DisplayInCurrencyEnabled',
+            'DisplayTokenStatEnabled',
+            'ApproximateTokenEnabled',
+          ] as const
+        ).map((key) => (
+          <OptionSwitch
+            key={key}
+            options={options}
+            optionKey={key}
+            label={t(`settings.operation.general.${key}`)}
+            description={t(`settings.operation.general.${key}Hint`)}
+          />
+        ))}
+      </SimpleGrid>
+    </SettingsSection>
+  );
+}
+
+function MonitoringSection({ options }: { options: OptionValues }) {
+  const { t } = useTranslation();
+  const form = useOptionForm(monitoringKeys, options);
+  return (
+    <SettingsSection title={t('settings.operation.monitoring.title')} form={form}>
+      <OptionNumberInput
+        form={form}
+        optionKey="ChannelDisableThreshold"
+        step={0.1}
+        label={t('settings.operation.monitoring.ChannelDisableThreshold')}
+        description={t('settings.operation.monitoring.ChannelDisableThresholdHint')}
+      />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        {(['AutomaticDisableChannelEnabled', 'AutomaticEnableChannelEnabled'] as const).map((key) => (
+          <OptionSwitch
+            key={key}
+            options={options}
+            optionKey={key}
+            label={t(`settings.operation.monitoring.${key}`)}
+          />
+        ))}
+      </SimpleGrid>
+    </SettingsSection>
+  );
+}
+
+export function OperationSettings() {
+  return (
+    <Stack gap="lg">
+      <OptionsGate>
+        {(options) => (
+          <Stack gap="lg">
+            <QuotaSection options={options} />
+            <RatioSection options={options} />
+            <GeneralSection options={options} />
+            <MonitoringSection options={options} />
+          </Stack>
+        )}
+      </OptionsGate>
+      <LogClearing />
+    </Stack>
+  );
+}

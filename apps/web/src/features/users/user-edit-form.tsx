@@ -1,0 +1,130 @@
+import { Button, Group, NumberInput, PasswordInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Controller, useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { formatCompactNumber, formatQuota, type User } from '@gatehouse/shared';
+import { showSuccess } from '../../api/toast';
+import { translateError } from '../../components/translate-error';
+import { GroupInput } from './group-input';
+import { splitGroupList } from './group-list';
+import { useQuotaDisplay } from './use-quota-display';
+import { editUserFormSchema, type EditUserFormValues } from './user-form-schema';
+import { updateUser, userKeys } from './users-queries';
+
+export function UserEditForm({ user }: { user: User }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const quotaDisplay = useQuotaDisplay();
+  const {
+    register,
+    control,
+    handleSubmit,
+    watch,
+    formState: { errors },
+  } = useForm<EditUserFormValues>({
+    resolver: zodResolver(editUserFormSchema),
+    defaultValues: {
+      display_name: user.display_name,
+      password: '',
+      groups: splitGroupList(user.group),
+      quota: user.quota,
+    },
+  });
+  const mutation = useMutation({
+    mutationFn: (values: EditUserFormValues) =>
+      updateUser({
+        id: user.id,
+        display_name: values.display_name,
+        password: values.password,
+        group: values.groups.join(','),
+        quota: values.quota,
+      }),
+    onSuccess: () => {
+      showSuccess(t('users.edit.success'));
+      void queryClient.invalidateQueries({ queryKey: userKeys.all });
+      void queryClient.invalidateQueries({ queryKey: userKeys.groups() });
+      void navigate('/user');
+    },
+  });
+
+  const quota = watch('quota');
+  const readOnly = (value: string) => ({
+    value,
+    readOnly: true,
+    variant: 'filled' as const,
+    placeholder: t('users.self.notBound'),
+  });
+
+  return (
+    <form onSubmit={handleSubmit((values) => mutation.mutate(values))} noValidate>
+      <Stack gap="md">
+        <TextInput label={t('users.form.username')} {...readOnly(user.username)} />
+        <TextInput
+          label={t('users.form.displayName')}
+          autoComplete="off"
+          error={translateError(t, errors.display_name)}
+          {...register('display_name')}
+        />
+        <PasswordInput
+          label={t('users.form.password')}
+          description={t('users.form.newPasswordHint')}
+          autoComplete="new-password"
+          error={translateError(t, errors.password)}
+          {...register('password')}
+        />
+        <Controller
+          control={control}
+          name="groups"
+          render={({ field }) => (
+            <GroupInput
+              value={field.value}
+              onChange={field.onChange}
+              error={errors.groups?.message && t(errors.groups.message)}
+            />
+          )}
+        />
+        <Controller
+          control={control}
+          name="quota"
+          render={({ field }) => (
+            <NumberInput
+              label={t('users.form.quota')}
+              description={
+                typeof quota === 'number' && Number.isFinite(quota)
+                  ? t('users.form.quotaPreview', {
+                      amount: formatQuota(quota, quotaDisplay),
+                      compact: formatCompactNumber(quota),
+                    })
+                  : undefined
+              }
+              min={0}
+              step={500000}
+              allowDecimal={false}
+              allowNegative={false}
+              thousandSeparator=","
+              value={field.value}
+              onChange={(value) => field.onChange(typeof value === 'number' ? value : Number.NaN)}
+              error={translateError(t, errors.quota)}
+            />
+          )}
+        />
+        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
+          <TextInput label={t('users.self.githubId')} {...readOnly(user.github_id)} />
+          <TextInput label={t('users.self.wechatId')} {...readOnly(user.wechat_id)} />
+          <TextInput label={t('users.self.email')} {...readOnly(user.email)} />
+        </SimpleGrid>
+        <Group justify="flex-end">
+          <Button variant="default" component={Link} to="/user">
+            {t('users.form.cancel')}
+          </Button>
+          <Button type="submit" loading={mutation.isPending}>
+            {t('users.edit.submit')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

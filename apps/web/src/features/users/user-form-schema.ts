@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import {
+  DISPLAY_NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  USERNAME_MAX_LENGTH,
+} from '@gatehouse/shared';
+
+/** Messages are i18n keys (see users.json). */
+export const addUserFormSchema = z.object({
+  username: z
+    .string()
+    .trim()
+    .min(1, 'users.form.usernameRequired')
+    .max(USERNAME_MAX_LENGTH, 'users.form.usernameTooLong'),
+  display_name: z.string().trim().max(DISPLAY_NAME_MAX_LENGTH, 'users.self.displayNameTooLong'),
+  password: z
+    .string()
+    .min(1, 'users.form.passwordRequired')
+    .min(PASSWORD_MIN_LENGTH, 'users.self.passwordTooShort')
+    .max(PASSWORD_MAX_LENGTH, 'users.self.passwordTooLong'),
+});
+export type AddUserFormValues = z.infer<typeof addUserFormSchema>;
+
+export const editUserFormSchema = z.object({
+  display_name: z.string().trim().max(DISPLAY_NAME_MAX_LENGTH, 'users.self.displayNameTooLong'),
+  password: z
+    .string()
+    .refine(
+      (password) => password === '' || password.length >= PASSWORD_MIN_LENGTH,
+      'users.self.passwordTooShort',
+    )
+    .refine((password) => password.length <= PASSWORD_MAX_LENGTH, 'users.self.passwordTooLong'),
+  groups: z.array(z.string()),
+  quota: z
+    .number({ error: 'users.form.quotaInvalid' })
+    .int('users.form.quotaInvalid')
+    .min(0, 'users.form.quotaInvalid'),
+});
+export type EditUserFormValues = z.infer<typeof editUserFormSchema>;
