@@ -1,0 +1,135 @@
+import { useMemo } from 'react';
+import { Badge, Text, Tooltip } from '@mantine/core';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import {
+  badgeFor,
+  channelStatusBadges,
+  findChannelType,
+  formatQuota,
+  formatTimestamp,
+  responseTimeColor,
+  type Channel,
+  type QuotaDisplay,
+} from '@gatehouse/shared';
+import type { DataTableColumn } from '../../components/data-table';
+import { ChannelRowActions } from './channel-row-actions';
+import { InlineNumberInput } from './inline-number-input';
+import type { ChannelActions } from './use-channel-actions';
+
+function TypeTag({ type, t }: { type: number; t: TFunction }) {
+  const info = findChannelType(type);
+  return (
+    <Badge color={info?.color ?? 'gray'} variant="light" tt="none">
+      {info ? t(`channels.types.${info.id}`, { defaultValue: info.name }) : String(type)}
+    </Badge>
+  );
+}
+
+function ResponseTimeBadge({ channel, t }: { channel: Channel; t: TFunction }) {
+  const color = responseTimeColor(channel.response_time);
+  const label = color
+    ? t('channels.responseTime.seconds', { seconds: (channel.response_time / 1000).toFixed(2) })
+    : t('channels.responseTime.untested');
+  const tip = channel.test_time
+    ? t('channels.responseTime.testedAt', { time: formatTimestamp(channel.test_time) })
+    : t('channels.responseTime.neverTested');
+  return (
+    <Tooltip label={tip} openDelay={50} closeDelay={70}>
+      <Badge color={color ?? 'gray'} variant={color ? 'filled' : 'outline'} tt="none">
+        {label}
+      </Badge>
+    </Tooltip>
+  );
+}
+
+/** The channel list's columns (SPEC §2); header clicks sort the fetched rows. */
+export function useChannelColumns(
+  actions: ChannelActions,
+  quotaDisplay: QuotaDisplay,
+): DataTableColumn<Channel>[] {
+  const { t } = useTranslation();
+  return useMemo(() => {
+    const header = (key: string) => t(`channels.column.${key}`);
+    return [
+      {
+        key: 'id',
+        header: header('id'),
+        render: (channel) => channel.id,
+        sortValue: (channel) => channel.id,
+        width: 64,
+      },
+      {
+        key: 'name',
+        header: header('name'),
+        render: (channel) => (
+          <Text size="sm" fw={500} lineClamp={1} title={channel.name}>
+            {channel.name}
+          </Text>
+        ),
+        sortValue: (channel) => channel.name,
+      },
+      {
+        key: 'type',
+        header: header('type'),
+        render: (channel) => <TypeTag type={channel.type} t={t} />,
+        sortValue: (channel) => channel.type,
+      },
+      {
+        key: 'status',
+        header: header('status'),
+        render: (channel) => {
+          const badge = badgeFor(channelStatusBadges, channel.status);
+          return (
+            <Badge color={badge.color} tt="none">
+              {t(badge.label)}
+            </Badge>
+          );
+        },
+        sortValue: (channel) => channel.status,
+      },
+      {
+        key: 'response_time',
+        header: header('responseTime'),
+        render: (channel) => <ResponseTimeBadge channel={channel} t={t} />,
+        sortValue: (channel) => channel.response_time,
+      },
+      {
+        key: 'used_quota',
+        header: header('usedQuota'),
+        render: (channel) => formatQuota(channel.used_quota, quotaDisplay),
+        sortValue: (channel) => channel.used_quota,
+      },
+      {
+        key: 'priority',
+        header: header('priority'),
+        render: (channel) => (
+          <InlineNumberInput
+            value={channel.priority}
+            label={t('channels.inline.priority', { name: channel.name })}
+            onSave={(priority) => actions.setPriority(channel, priority)}
+          />
+        ),
+        sortValue: (channel) => channel.priority,
+      },
+      {
+        key: 'weight',
+        header: header('weight'),
+        render: (channel) => (
+          <InlineNumberInput
+            value={channel.weight}
+            min={0}
+            label={t('channels.inline.weight', { name: channel.name })}
+            onSave={(weight) => actions.setWeight(channel, weight)}
+          />
+        ),
+        sortValue: (channel) => channel.weight,
+      },
+      {
+        key: 'actions',
+        header: header('actions'),
+        render: (channel) => <ChannelRowActions channel={channel} actions={actions} />,
+      },
+    ];
+  }, [actions, quotaDisplay, t]);
+}
