@@ -48,6 +48,13 @@ export const appRoutes: AppRoute[] = [
     requiresLogin: true,
   },
   { path: '/setting', page: lazy(() => import('../features/settings/settings-page')), requiresLogin: true },
+  { path: '/token', page: lazy(() => import('../features/tokens/tokens-page')), requiresLogin: true },
+  { path: '/token/add', page: lazy(() => import('../features/tokens/token-edit-page')), requiresLogin: true },
+  {
+    path: '/token/edit/:id',
+    page: lazy(() => import('../features/tokens/token-edit-page')),
+    requiresLogin: true,
+  },
 ];
 
 function toRouteObject({ path, page: Page, requiresLogin }: AppRoute): RouteObject {
