@@ -62,11 +62,7 @@ export type WeChatCodeQuery = z.infer<typeof wechatCodeQuerySchema>;
 
 /** Where the console sends the browser for GitHub sign-in; GitHub comes back to /oauth/github?code&state. */
 export function buildGitHubAuthorizeUrl(clientId: string, state: string): string {
-  const url = new URL('https://github.com/login/oauth/authorize');
-  url.searchParams.set('client_id', clientId);
-  url.searchParams.set('state', state);
-  url.searchParams.set('scope', 'user:email');
-  return url.toString();
+  return `https://github.com/login/oauth/authorize?${queryString({ client_id: clientId, state, scope: 'user:email' })}`;
 }
 
 /** The callback Lark returns to; the server sends the same value when it exchanges the code. */
@@ -79,10 +75,18 @@ export function larkRedirectUri(serverAddress: string): string {
  * `serverAddress` is the status `server_address`, else the console's own origin.
  */
 export function buildLarkAuthorizeUrl(clientId: string, serverAddress: string, state: string): string {
-  const url = new URL('https://accounts.feishu.cn/open-apis/authen/v1/authorize');
-  url.searchParams.set('client_id', clientId);
-  url.searchParams.set('response_type', 'code');
-  url.searchParams.set('redirect_uri', larkRedirectUri(serverAddress));
-  url.searchParams.set('state', state);
-  return url.toString();
+  const query = queryString({
+    client_id: clientId,
+    response_type: 'code',
+    redirect_uri: larkRedirectUri(serverAddress),
+    state,
+  });
+  return `https://accounts.feishu.cn/open-apis/authen/v1/authorize?${query}`;
+}
+
+// This package runs in the browser and in Node without DOM or Node typings, so no URL class here.
+function queryString(values: Record<string, string>): string {
+  return Object.entries(values)
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`)
+    .join('&');
 }
