@@ -17,6 +17,8 @@ import { registerRedemptionRoutes } from './redemptions/redemption-routes';
 import { registerTopupRoutes } from './redemptions/topup-routes';
 import { registerLogRoutes } from './logs/log-routes';
 import { registerLogClearRoutes } from './logs/log-clear-routes';
+import { registerChannelTestRoutes } from './channels/channel-test-routes';
+import { registerRelayRoutes } from './relay/register-relay-routes';
 import { registerConsoleRoutes } from './web/console-routes';
 
 export interface BuildAppOptions {
@@ -51,6 +53,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerTopupRoutes(app, context);
   registerLogRoutes(app, context);
   registerLogClearRoutes(app, context);
+  registerChannelTestRoutes(app, context);
+  registerRelayRoutes(app, context);
 
   await registerConsoleRoutes(app, context);
   return app;

@@ -1,0 +1,85 @@
+import type { OptionKey } from '../options/option-defaults';
+import type { OptionStore } from '../options/option-store';
+import { defaultModelPrices } from './default-model-prices';
+
+/** The three ratios that price one request (DESIGN.md). */
+export interface Pricing {
+  modelRatio: number;
+  completionRatio: number;
+  groupRatio: number;
+}
+
+type RatioMap = Readonly<Record<string, number>>;
+
+/** Parsed ratio options, re-parsed only when the stored text changes (options are read on every request). */
+const parsedRatios = new WeakMap<OptionStore, Map<OptionKey, { text: string; ratios: RatioMap }>>();
+
+function parseRatioMap(text: string): RatioMap {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  const ratios: Record<string, number> = {};
+  for (const [name, ratio] of Object.entries(value)) {
+    if (typeof ratio === 'number' && Number.isFinite(ratio) && ratio >= 0) ratios[name] = ratio;
+  }
+  return ratios;
+}
+
+function readRatios(options: OptionStore, key: 'ModelRatio' | 'CompletionRatio' | 'GroupRatio'): RatioMap {
+  const text = options.get(key);
+  let cache = parsedRatios.get(options);
+  if (!cache) {
+    cache = new Map();
+    parsedRatios.set(options, cache);
+  }
+  const cached = cache.get(key);
+  if (cached && cached.text === text) return cached.ratios;
+  const ratios = parseRatioMap(text);
+  cache.set(key, { text, ratios });
+  return ratios;
+}
+
+function own(map: RatioMap, name: string): number | undefined {
+  return Object.prototype.hasOwnProperty.call(map, name) ? map[name] : undefined;
+}
+
+/**
+ * The model and completion ratios of a model, or null when the model has no price: neither the ModelRatio
+ * option nor the built-in table knows it. The relay refuses such models rather than guess a price.
+ */
+export function findModelRatios(
+  options: OptionStore,
+  model: string,
+): { modelRatio: number; completionRatio: number } | null {
+  const builtIn = Object.prototype.hasOwnProperty.call(defaultModelPrices, model)
+    ? defaultModelPrices[model]
+    : undefined;
+  const modelRatio = own(readRatios(options, 'ModelRatio'), model) ?? builtIn?.modelRatio;
+  if (modelRatio === undefined) return null;
+  const completionRatio = own(readRatios(options, 'CompletionRatio'), model) ?? builtIn?.completionRatio ?? 1;
+  return { modelRatio, completionRatio };
+}
+
+/** A group missing from GroupRatio pays the plain price. */
+export function getGroupRatio(options: OptionStore, group: string): number {
+  return own(readRatios(options, 'GroupRatio'), group) ?? 1;
+}
+
+export function describePricing(pricing: Pricing): string {
+  const format = (value: number) => String(Number(value.toFixed(6)));
+  return (
+    `model ratio ${format(pricing.modelRatio)}, completion ratio ${format(pricing.completionRatio)}, ` +
+    `group ratio ${format(pricing.groupRatio)}`
+  );
+}
+
+export function unpricedModelMessage(model: string): string {
+  return (
+    `The model "${model}" has no price on this gateway: an administrator must set its ratio in ModelRatio ` +
+    '(Operation settings) before it can be used'
+  );
+}

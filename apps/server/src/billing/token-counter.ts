@@ -1,0 +1,141 @@
+import { readDataUrlImageSize, type ImageSize } from './image-dimensions';
+
+type Encoder = { countTokens(text: string): number };
+interface Encoders {
+  o200k: Encoder;
+  cl100k: Encoder;
+}
+
+let encodersLoading: Promise<Encoders> | null = null;
+
+/** gpt-tokenizer's tables take ~70 MB and ~0.3 s to load: only when the first request needs counting. */
+function loadEncoders(): Promise<Encoders> {
+  encodersLoading ??= Promise.all([
+    import('gpt-tokenizer/encoding/o200k_base'),
+    import('gpt-tokenizer/encoding/cl100k_base'),
+  ]).then(([o200k, cl100k]) => ({ o200k, cl100k }));
+  return encodersLoading;
+}
+
+/** Models of the GPT-4o generation onwards use o200k_base; everything else is counted with cl100k_base. */
+function usesO200k(model: string): boolean {
+  return /^(gpt-4o|chatgpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|o1|o3|o4|gpt-oss|openai\/gpt-oss)/.test(model);
+}
+
+/** ApproximateTokenEnabled: about four ASCII characters per token, one token per other character. */
+function approximateCount(text: string): number {
+  let ascii = 0;
+  let other = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    if (text.charCodeAt(index) < 128) ascii += 1;
+    else other += 1;
+  }
+  return Math.ceil(ascii / 4) + other;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null;
+
+/**
+ * Vision input (https://platform.openai.com/docs/guides/images-vision#calculating-costs): low detail is a
+ * flat base; otherwise the image is fitted into 2048 px, its short side scaled to 768 px, and each 512 px tile
+ * costs extra. gpt-4o-mini counts ~33× the tokens at its lower price. Remote images are not fetched: they are
+ * counted as 1024 × 1024.
+ */
+export function countImageTokens(model: string, detail: unknown, size: ImageSize | null): number {
+  const isMini = model.startsWith('gpt-4o-mini');
+  const base = isMini ? 2833 : 85;
+  const perTile = isMini ? 5667 : 170;
+  if (detail === 'low') return base;
+  let { width, height } = size ?? { width: 1024, height: 1024 };
+  if (width <= 0 || height <= 0) return base;
+  const fit = Math.min(1, 2048 / Math.max(width, height));
+  width *= fit;
+  height *= fit;
+  const shrink = Math.min(1, 768 / Math.min(width, height));
+  width *= shrink;
+  height *= shrink;
+  return base + perTile * Math.ceil(width / 512) * Math.ceil(height / 512);
+}
+
+/** Counts tokens of OpenAI-format requests and answers for one model. */
+export class TokenCounter {
+  private readonly encoder: Encoder | null;
+
+  constructor(
+    private readonly model: string,
+    encoders: Encoders | null,
+  ) {
+    this.encoder = encoders ? (usesO200k(model) ? encoders.o200k : encoders.cl100k) : null;
+  }
+
+  text(text: string): number {
+    if (text === '') return 0;
+    return this.encoder ? this.encoder.countTokens(text) : approximateCount(text);
+  }
+
+  private content(content: unknown): number {
+    if (typeof content === 'string') return this.text(content);
+    if (!Array.isArray(content)) return 0;
+    let tokens = 0;
+    for (const part of content) {
+      if (!isObject(part)) continue;
+      if (typeof part.text === 'string') tokens += this.text(part.text);
+      if (isObject(part.image_url)) {
+        const url = typeof part.image_url.url === 'string' ? part.image_url.url : '';
+        tokens += countImageTokens(this.model, part.image_url.detail, readDataUrlImageSize(url));
+      }
+    }
+    return tokens;
+  }
+
+  /** Tool and function definitions are sent to the model as text: their JSON is a fair measure. */
+  private json(value: unknown): number {
+    return value === undefined || value === null ? 0 : this.text(JSON.stringify(value));
+  }
+
+  /** A chat request: 3 tokens per message, 1 per name, 3 to prime the reply (OpenAI's cookbook). */
+  chatPrompt(body: Json): number {
+    let tokens = 3;
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    for (const message of messages) {
+      if (!isObject(message)) continue;
+      tokens += 3;
+      if (typeof message.role === 'string') tokens += this.text(message.role);
+      tokens += this.content(message.content);
+      if (typeof message.name === 'string') tokens += 1 + this.text(message.name);
+      if (typeof message.tool_call_id === 'string') tokens += this.text(message.tool_call_id);
+      if (Array.isArray(message.tool_calls)) {
+        for (const call of message.tool_calls) {
+          const fn = isObject(call) ? call.function : null;
+          if (!isObject(fn)) continue;
+          if (typeof fn.name === 'string') tokens += this.text(fn.name);
+          if (typeof fn.arguments === 'string') tokens += this.text(fn.arguments);
+        }
+      }
+    }
+    tokens += this.json(body.tools) + this.json(body.functions);
+    if (isObject(body.response_format)) tokens += this.json(body.response_format.json_schema);
+    return tokens;
+  }
+
+  /** Legacy completions, embeddings and moderations: a string, strings, token ids, or content parts. */
+  input(input: unknown): number {
+    if (typeof input === 'string') return this.text(input);
+    if (!Array.isArray(input)) return 0;
+    let tokens = 0;
+    for (const item of input) {
+      if (typeof item === 'number') tokens += 1;
+      else if (Array.isArray(item))
+        tokens += item.every((entry) => typeof entry === 'number') ? item.length : this.input(item);
+      else if (typeof item === 'string') tokens += this.text(item);
+      else if (isObject(item)) tokens += this.content([item]);
+    }
+    return tokens;
+  }
+}
+
+/** A counter for the model: exact with gpt-tokenizer, or the approximation when ApproximateTokenEnabled. */
+export async function createTokenCounter(model: string, isApproximate: boolean): Promise<TokenCounter> {
+  return new TokenCounter(model, isApproximate ? null : await loadEncoders());
+}

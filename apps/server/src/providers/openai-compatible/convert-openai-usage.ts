@@ -1,0 +1,26 @@
+import type { TokenUsage } from '../provider-types';
+
+function count(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : null;
+}
+
+/**
+ * The `usage` object of an OpenAI-format answer as billed tokens, or null when it carries no counts.
+ * Chat and completions say prompt_tokens / completion_tokens; embeddings only prompt_tokens and total_tokens;
+ * gpt-image-1 and gpt-4o-transcribe say input_tokens / output_tokens
+ * (https://platform.openai.com/docs/api-reference/images/object). Whisper's `{type: "duration"}` has no
+ * tokens and answers null, so the transcript is counted instead.
+ */
+export function convertOpenAIUsage(usage: unknown): TokenUsage | null {
+  if (typeof usage !== 'object' || usage === null) return null;
+  const fields = usage as Record<string, unknown>;
+  const prompt = count(fields.prompt_tokens) ?? count(fields.input_tokens);
+  const completion = count(fields.completion_tokens) ?? count(fields.output_tokens);
+  const total = count(fields.total_tokens);
+  if (prompt === null && completion === null) {
+    return total === null ? null : { promptTokens: total, completionTokens: 0 };
+  }
+  const promptTokens = prompt ?? Math.max(0, (total ?? 0) - (completion ?? 0));
+  const completionTokens = completion ?? Math.max(0, (total ?? promptTokens) - promptTokens);
+  return { promptTokens, completionTokens };
+}

@@ -1,0 +1,134 @@
+import type {
+  ChannelCredentials,
+  ChatCapability,
+  ChatRequestInput,
+  JsonCapability,
+  JsonRequestInput,
+  MultipartCapability,
+  MultipartRequestInput,
+  ProviderAdapter,
+  UpstreamRequest,
+} from '../provider-types';
+import { createOpenAIStreamReader } from './openai-stream-reader';
+import { readOpenAIError, readOpenAIResponse, readOpenAITranscript } from './read-openai-response';
+
+/** Paths of the OpenAI API below its version prefix (https://platform.openai.com/docs/api-reference). */
+export const openAIPaths = {
+  chat: '/chat/completions',
+  completions: '/completions',
+  embeddings: '/embeddings',
+  moderations: '/moderations',
+  images: '/images/generations',
+  audioSpeech: '/audio/speech',
+  audioTranscriptions: '/audio/transcriptions',
+  audioTranslations: '/audio/translations',
+} as const;
+
+export type OpenAIPath = (typeof openAIPaths)[keyof typeof openAIPaths];
+
+/** Where a vendor's OpenAI-compatible API lives and how it takes the key: the only things vendors vary. */
+export interface OpenAICompatibleLayout {
+  wireFormat: string;
+  buildUrl(channel: ChannelCredentials, path: OpenAIPath, upstreamModel: string): string;
+  buildHeaders(channel: ChannelCredentials): Record<string, string>;
+  /** whether the upstream accepts `stream_options.include_usage` */
+  supportsStreamUsage(channel: ChannelCredentials): boolean;
+  /** vendors without an endpoint leave it out, and the relay answers that the channel cannot serve it */
+  omit?: ReadonlyArray<keyof typeof openAIPaths>;
+}
+
+/** The common case: `{base}{prefix}/chat/completions` with a bearer key. */
+export function prefixedLayout(wireFormat: string, prefix: string): OpenAICompatibleLayout {
+  return {
+    wireFormat,
+    buildUrl: (channel, path) => `${channel.baseUrl}${prefix}${path}`,
+    buildHeaders: (channel) => ({ authorization: `Bearer ${channel.key}` }),
+    supportsStreamUsage: () => true,
+  };
+}
+
+function wantsUsage(body: Record<string, unknown>): boolean {
+  const streamOptions = body.stream_options;
+  return typeof streamOptions === 'object' && streamOptions !== null && 'include_usage' in streamOptions
+    ? (streamOptions as { include_usage?: unknown }).include_usage === true
+    : false;
+}
+
+/** The client's bytes when nothing changes; otherwise the body re-serialised with the changes. */
+function buildJsonBody(input: JsonRequestInput, changes: Record<string, unknown> | null): string | Buffer {
+  if (!input.isModelMapped && changes === null) return input.rawBody;
+  return JSON.stringify({ ...input.body, model: input.upstreamModel, ...changes });
+}
+
+export function createOpenAICompatibleAdapter(layout: OpenAICompatibleLayout): ProviderAdapter {
+  const omitted = new Set(layout.omit ?? []);
+
+  function jsonRequest(
+    path: OpenAIPath,
+    input: JsonRequestInput,
+    changes: Record<string, unknown> | null = null,
+  ): UpstreamRequest {
+    return {
+      url: layout.buildUrl(input.channel, path, input.upstreamModel),
+      headers: { ...layout.buildHeaders(input.channel), 'content-type': 'application/json' },
+      body: buildJsonBody(input, changes),
+    };
+  }
+
+  function textCapability(path: OpenAIPath): ChatCapability {
+    return {
+      buildRequest(input: ChatRequestInput) {
+        // Usage in the stream saves counting tokens locally; the extra chunk is removed for clients that
+        // did not ask for it (https://platform.openai.com/docs/api-reference/chat/create#stream_options).
+        const askUsage =
+          input.isStream && !wantsUsage(input.body) && layout.supportsStreamUsage(input.channel);
+        const streamOptions =
+          typeof input.body.stream_options === 'object' && input.body.stream_options !== null
+            ? input.body.stream_options
+            : {};
+        return jsonRequest(
+          path,
+          input,
+          askUsage ? { stream_options: { ...streamOptions, include_usage: true } } : null,
+        );
+      },
+      readResponse: readOpenAIResponse,
+      createStreamReader: createOpenAIStreamReader,
+    };
+  }
+
+  function jsonCapability(path: OpenAIPath): JsonCapability {
+    return { buildRequest: (input) => jsonRequest(path, input), readResponse: readOpenAIResponse };
+  }
+
+  function multipartCapability(path: OpenAIPath): MultipartCapability {
+    return {
+      buildRequest: (input: MultipartRequestInput) => ({
+        url: layout.buildUrl(input.channel, path, input.upstreamModel),
+        headers: { ...layout.buildHeaders(input.channel), 'content-type': input.contentType },
+        body: input.rawBody,
+      }),
+      readResponse: readOpenAITranscript,
+    };
+  }
+
+  const when = <T>(name: keyof typeof openAIPaths, capability: () => T): T | undefined =>
+    omitted.has(name) ? undefined : capability();
+
+  return {
+    wireFormat: layout.wireFormat,
+    chat: textCapability(openAIPaths.chat),
+    completions: when('completions', () => textCapability(openAIPaths.completions)),
+    embeddings: when('embeddings', () => jsonCapability(openAIPaths.embeddings)),
+    moderations: when('moderations', () => jsonCapability(openAIPaths.moderations)),
+    images: when('images', () => jsonCapability(openAIPaths.images)),
+    audioSpeech: when('audioSpeech', () => ({
+      buildRequest: (input: JsonRequestInput) => jsonRequest(openAIPaths.audioSpeech, input),
+    })),
+    audioTranscriptions: when('audioTranscriptions', () =>
+      multipartCapability(openAIPaths.audioTranscriptions),
+    ),
+    audioTranslations: when('audioTranslations', () => multipartCapability(openAIPaths.audioTranslations)),
+    readError: readOpenAIError,
+  };
+}

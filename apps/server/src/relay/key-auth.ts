@@ -1,0 +1,120 @@
+import type { FastifyRequest } from 'fastify';
+import { Role, TokenStatus, UserStatus, splitCommaList } from '@gatehouse/shared';
+import type { Db } from '../db/database';
+import { checkTokenUsable } from '../tokens/token-status';
+import { createSubnetMatcher } from '../tokens/subnet';
+import { relayErrors } from './relay-error';
+
+/** Who is calling the relay: the key and its owner, as read for this request. */
+export interface RelayCaller {
+  tokenId: number;
+  tokenName: string;
+  isUnlimitedToken: boolean;
+  tokenRemainQuota: number;
+  tokenUsedQuota: number;
+  tokenExpiredTime: number;
+  /** the key's model list; null = every model */
+  allowedModels: ReadonlySet<string> | null;
+  userId: number;
+  username: string;
+  userQuota: number;
+  userUsedQuota: number;
+  /** the user's groups, in order (an empty group is "default") */
+  groups: string[];
+  /** `sk-KEY-CHANNELID`: an administrator's request pinned to one channel */
+  pinnedChannelId: number | null;
+}
+
+/** `Authorization: Bearer sk-…`, or the `x-api-key` / `api-key` headers other SDKs send. */
+function readPresentedKey(request: FastifyRequest): string {
+  const { authorization } = request.headers;
+  const presented =
+    typeof authorization === 'string' && authorization.trim() !== ''
+      ? authorization.trim().replace(/^Bearer\s+/i, '')
+      : (request.headers['x-api-key'] ?? request.headers['api-key']);
+  const key = (typeof presented === 'string' ? presented : '').trim();
+  return key.startsWith('sk-') ? key.slice(3) : key;
+}
+
+function findKeyRow(db: Db, key: string) {
+  return db
+    .selectFrom('tokens')
+    .innerJoin('users', 'users.id', 'tokens.user_id')
+    .selectAll('tokens')
+    .select([
+      'users.username',
+      'users.group as user_group',
+      'users.status as user_status',
+      'users.role as user_role',
+      'users.quota as user_quota',
+      'users.used_quota as user_used_quota',
+    ])
+    .where('tokens.key', '=', key)
+    .executeTakeFirst();
+}
+
+/**
+ * Authenticates a relay call: the key exists and is enabled, not expired, not exhausted (an enabled key found
+ * so is marked expired / exhausted), its owner is enabled, and the client address is inside the key's subnets.
+ * The model check comes later, once the body is read.
+ */
+export async function authenticateRelayKey(db: Db, request: FastifyRequest): Promise<RelayCaller> {
+  const presented = readPresentedKey(request);
+  if (presented === '') throw relayErrors.missingKey();
+  let row = await findKeyRow(db, presented);
+  let pinnedChannelId: number | null = null;
+  const pinned = row ? null : /^(.+)-(\d+)$/.exec(presented);
+  if (pinned) {
+    row = await findKeyRow(db, pinned[1]);
+    pinnedChannelId = Number(pinned[2]);
+  }
+  if (!row) throw relayErrors.invalidKey();
+  const usability = await checkTokenUsable(db, row);
+  if (!usability.usable) {
+    throw usability.status === TokenStatus.exhausted
+      ? relayErrors.insufficientQuota(usability.message)
+      : relayErrors.keyUnusable(usability.message);
+  }
+  if (row.user_status !== UserStatus.enabled) {
+    throw relayErrors.forbidden('The account that owns this API key is disabled', 'account_deactivated');
+  }
+  if (row.subnet.trim() !== '' && !createSubnetMatcher(row.subnet)(request.ip)) {
+    throw relayErrors.forbidden(
+      `This API key cannot be used from your address (${request.ip})`,
+      'ip_not_allowed',
+    );
+  }
+  if (pinnedChannelId !== null && row.user_role < Role.admin) {
+    throw relayErrors.forbidden(
+      'Only administrators can choose a channel with sk-KEY-CHANNELID',
+      'channel_pin_forbidden',
+    );
+  }
+  const models = splitCommaList(row.models);
+  const groups = splitCommaList(row.user_group);
+  return {
+    tokenId: row.id,
+    tokenName: row.name,
+    isUnlimitedToken: row.unlimited_quota === 1,
+    tokenRemainQuota: Number(row.remain_quota),
+    tokenUsedQuota: Number(row.used_quota),
+    tokenExpiredTime: Number(row.expired_time),
+    allowedModels: models.length === 0 ? null : new Set(models),
+    userId: row.user_id,
+    username: row.username,
+    userQuota: Number(row.user_quota),
+    userUsedQuota: Number(row.user_used_quota),
+    groups: groups.length === 0 ? ['default'] : groups,
+    pinnedChannelId,
+  };
+}
+
+/** The key's model list, when it has one, must contain the model. */
+export function assertModelAllowed(caller: RelayCaller, model: string): void {
+  if (caller.allowedModels && !caller.allowedModels.has(model)) {
+    throw relayErrors.forbidden(
+      `This API key is not allowed to use the model "${model}"`,
+      'model_not_allowed',
+    );
+  }
+}

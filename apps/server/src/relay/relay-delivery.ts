@@ -1,0 +1,112 @@
+import { once } from 'node:events';
+import type { FastifyReply } from 'fastify';
+import type { JsonCapability, StreamReader, TokenUsage } from '../providers/provider-types';
+import type { AttemptOutcome } from './relay-attempts';
+import { ClientGoneError, isClientGone, type RelayJob } from './relay-job';
+import { SseEventSplitter } from './sse-event-splitter';
+import { readUpstreamBody, type UpstreamResponse } from './upstream-call';
+import { describeConnectionFailure } from './upstream-failure';
+
+/** What reached the client, for billing. */
+export interface Delivered {
+  /** as the upstream reported it; null = count locally */
+  usage: TokenUsage | null;
+  completionText: string;
+  /** the answer parsed, for JSON answers (null for streams) */
+  answer: unknown;
+  /** why the answer was cut short, when it was: billed for what was produced */
+  interruption: 'client disconnected' | 'upstream stream interrupted' | null;
+}
+
+/** A whole JSON answer, read, then sent in one piece. A failure before it is sent may be retried. */
+export async function deliverJson(
+  job: RelayJob,
+  reply: FastifyReply,
+  response: UpstreamResponse,
+  capability: JsonCapability,
+): Promise<AttemptOutcome<Delivered>> {
+  let body: Buffer;
+  try {
+    body = await readUpstreamBody(response);
+  } catch (error) {
+    if (isClientGone(job)) throw new ClientGoneError();
+    return { ok: false, failure: describeConnectionFailure(error) };
+  }
+  const answer = capability.readResponse(body);
+  await reply.code(200).header('content-type', 'application/json').send(answer.body);
+  return {
+    ok: true,
+    value: {
+      usage: answer.usage,
+      completionText: answer.completionText,
+      answer: answer.answer,
+      interruption: null,
+    },
+  };
+}
+
+/**
+ * Streams an SSE answer to the client as it comes, event by event through the adapter's reader. Until the
+ * first byte is written an upstream failure is retried on another channel; after it, the client gets an error
+ * event and the end. A client that goes away aborts the upstream call at once (the job's signal) and is
+ * billed for what was produced.
+ */
+export async function deliverStream(
+  job: RelayJob,
+  reply: FastifyReply,
+  response: UpstreamResponse,
+  reader: StreamReader,
+): Promise<AttemptOutcome<Delivered>> {
+  const raw = reply.raw;
+  const splitter = new SseEventSplitter();
+  let isStarted = false;
+
+  const start = () => {
+    reply.hijack();
+    raw.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    isStarted = true;
+  };
+
+  const forward = async (payloads: string[]) => {
+    let out = '';
+    for (const data of payloads) {
+      const result = reader.readEvent(data);
+      for (const chunk of result.chunks) out += `data: ${chunk}\n\n`;
+    }
+    if (out === '') return;
+    if (!isStarted) start();
+    // A slow client holds the upstream back instead of filling memory.
+    if (!raw.write(out) && !raw.destroyed) await Promise.race([once(raw, 'drain'), once(raw, 'close')]);
+  };
+
+  try {
+    for await (const chunk of response.body) await forward(splitter.push(chunk as Buffer));
+    await forward(splitter.end());
+  } catch (error) {
+    if (isClientGone(job)) {
+      if (!isStarted) throw new ClientGoneError();
+      return { ok: true, value: { ...reader.finish(), answer: null, interruption: 'client disconnected' } };
+    }
+    if (!isStarted) return { ok: false, failure: describeConnectionFailure(error) };
+    job.runtime.log.warn({ err: error, requestId: job.requestId }, 'upstream stream broke mid-answer');
+    const message = `The upstream stream was interrupted (request id: ${job.requestId})`;
+    raw.end(
+      `data: ${JSON.stringify({ error: { message, type: 'upstream_error', param: null, code: 'stream_interrupted' } })}\n\n`,
+    );
+    return {
+      ok: true,
+      value: { ...reader.finish(), answer: null, interruption: 'upstream stream interrupted' },
+    };
+  }
+  if (isClientGone(job))
+    return { ok: true, value: { ...reader.finish(), answer: null, interruption: 'client disconnected' } };
+  if (!isStarted) start();
+  raw.end('data: [DONE]\n\n');
+  return { ok: true, value: { ...reader.finish(), answer: null, interruption: null } };
+}

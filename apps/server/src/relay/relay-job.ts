@@ -1,0 +1,206 @@
+import { performance } from 'node:perf_hooks';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ChannelStatus, nowSeconds } from '@gatehouse/shared';
+import {
+  describePricing,
+  findModelRatios,
+  getGroupRatio,
+  unpricedModelMessage,
+  type Pricing,
+} from '../billing/pricing';
+import { refundQuota, reserveQuota, type QuotaHolder } from '../billing/quota-reservation';
+import type { AdapterCapability, TokenUsage } from '../providers/provider-types';
+import { describeQuota } from '../users/register-user';
+import { toRelayChannel, type RelayChannel } from './channel-cache';
+import { assertModelAllowed, type RelayCaller } from './key-auth';
+import { RelayError, relayErrors } from './relay-error';
+import type { RelayRuntime } from './relay-runtime';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** set by the relay's key check before the body is read */
+    relayCaller: RelayCaller | null;
+  }
+}
+
+/** Everything one relay request carries from start to settlement: typed, never a string-keyed map. */
+export interface RelayJob {
+  readonly runtime: RelayRuntime;
+  readonly requestId: string;
+  /** performance.now() at the start, for the log's elapsed time */
+  readonly startedAt: number;
+  readonly createdAt: number;
+  readonly caller: RelayCaller;
+  readonly capability: AdapterCapability;
+  /** the model the client asked for: priced, logged and matched against abilities under this name */
+  readonly model: string;
+  readonly isStream: boolean;
+  readonly group: string;
+  readonly pricing: Pricing;
+  /** the channel of the current attempt */
+  channel: RelayChannel;
+  readonly triedChannelIds: Set<number>;
+  /** quota held by the reservation, returned or settled at the end */
+  reserved: number;
+  /** aborted when the client goes away: the upstream call is cancelled at once */
+  readonly abort: AbortController;
+}
+
+/** What a finished request is billed for. */
+export interface BilledUsage {
+  usage: TokenUsage;
+  cost: number;
+  /** for the log row, e.g. "client disconnected" */
+  notes: string[];
+}
+
+export function requireCaller(request: FastifyRequest): RelayCaller {
+  if (!request.relayCaller) throw relayErrors.missingKey();
+  return request.relayCaller;
+}
+
+async function findPinnedChannel(runtime: RelayRuntime, id: number): Promise<RelayChannel> {
+  const row = await runtime.context.db
+    .selectFrom('channels')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw relayErrors.forbidden(`Channel #${id} does not exist`, 'channel_not_found');
+  if (row.status !== ChannelStatus.enabled) {
+    throw relayErrors.forbidden(`Channel #${id} is disabled`, 'channel_disabled');
+  }
+  return toRelayChannel(row);
+}
+
+/**
+ * Checks the key may use the model, picks the first channel (the first of the user's groups that has one)
+ * and prices the model. Nothing is reserved yet.
+ */
+export async function startRelayJob(
+  runtime: RelayRuntime,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  target: { capability: AdapterCapability; model: string; isStream: boolean },
+): Promise<RelayJob> {
+  const caller = requireCaller(request);
+  const { model } = target;
+  assertModelAllowed(caller, model);
+  let group = caller.groups[0];
+  let channel: RelayChannel | null = null;
+  if (caller.pinnedChannelId !== null) {
+    channel = await findPinnedChannel(runtime, caller.pinnedChannelId);
+  } else {
+    await runtime.channels.ready();
+    for (const candidate of caller.groups) {
+      channel = runtime.channels.pick(candidate, model, new Set());
+      if (channel) {
+        group = candidate;
+        break;
+      }
+    }
+  }
+  if (!channel) throw relayErrors.noChannel(model, group);
+  const ratios = findModelRatios(runtime.context.options, model);
+  if (!ratios) throw relayErrors.forbidden(unpricedModelMessage(model), 'model_price_unset');
+  const abort = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) abort.abort();
+  });
+  return {
+    runtime,
+    requestId: request.id,
+    startedAt: performance.now(),
+    createdAt: nowSeconds(),
+    caller,
+    capability: target.capability,
+    model,
+    isStream: target.isStream,
+    group,
+    pricing: { ...ratios, groupRatio: getGroupRatio(runtime.context.options, group) },
+    channel,
+    triedChannelIds: new Set(),
+    reserved: 0,
+    abort,
+  };
+}
+
+function holderOf(job: RelayJob): QuotaHolder {
+  return {
+    userId: job.caller.userId,
+    tokenId: job.caller.tokenId,
+    isUnlimitedToken: job.caller.isUnlimitedToken,
+  };
+}
+
+/** Holds `amount` on the user and the key before anything is sent upstream, or refuses the request. */
+export async function reserveForJob(job: RelayJob, amount: number): Promise<void> {
+  const { context } = job.runtime;
+  const shortfall = await reserveQuota(context.db, holderOf(job), amount);
+  if (shortfall === 'user') {
+    throw relayErrors.insufficientQuota(
+      `Your balance (${describeQuota(context, job.caller.userQuota)}) is not enough for this request, which ` +
+        `reserves ${describeQuota(context, amount)} up front (lower max_tokens or top up)`,
+    );
+  }
+  if (shortfall === 'token') {
+    throw relayErrors.insufficientQuota(
+      `This API key's remaining quota (${describeQuota(context, job.caller.tokenRemainQuota)}) is not enough ` +
+        `for this request, which reserves ${describeQuota(context, amount)} up front`,
+    );
+  }
+  job.reserved = amount;
+}
+
+/**
+ * The one exit of every relay request. Billed: the settlement (difference to the reservation, used quota,
+ * request counts, the consumption log) goes to the ledger. Not billed (the request failed): the whole
+ * reservation goes back at once.
+ */
+export async function finishRelayJob(job: RelayJob, billed: BilledUsage | null): Promise<void> {
+  const { context, ledger } = job.runtime;
+  if (!billed) {
+    await refundQuota(context.db, holderOf(job), job.reserved);
+    return;
+  }
+  const notes = [describePricing(job.pricing), ...billed.notes];
+  const upstreamModel = job.channel.modelMapping.get(job.model);
+  if (upstreamModel) notes.push(`upstream model ${upstreamModel}`);
+  ledger.record({
+    holder: holderOf(job),
+    channelId: job.channel.id,
+    reserved: job.reserved,
+    cost: billed.cost,
+    createdAt: job.createdAt,
+    log: context.options.getBoolean('LogConsumeEnabled')
+      ? {
+          user_id: job.caller.userId,
+          username: job.caller.username,
+          token_name: job.caller.tokenName,
+          model_name: job.model,
+          prompt_tokens: billed.usage.promptTokens,
+          completion_tokens: billed.usage.completionTokens,
+          channel_id: job.channel.id,
+          elapsed_time: Math.round(performance.now() - job.startedAt),
+          is_stream: job.isStream ? 1 : 0,
+          request_id: job.requestId,
+          content: notes.join(', '),
+        }
+      : null,
+  });
+}
+
+/** The model name the current channel should see. */
+export function upstreamModelOf(job: RelayJob): string {
+  return job.channel.modelMapping.get(job.model) ?? job.model;
+}
+
+export function isClientGone(job: RelayJob): boolean {
+  return job.abort.signal.aborted;
+}
+
+/** Thrown when the client left: there is nobody to answer. */
+export class ClientGoneError extends RelayError {
+  constructor() {
+    super(499, 'The client closed the connection', 'invalid_request_error', 'client_closed_request');
+  }
+}

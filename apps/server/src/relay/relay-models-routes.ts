@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import { findChannelType } from '@gatehouse/shared';
+import type { RelayChannel } from './channel-cache';
+import { relayErrors } from './relay-error';
+import { requireCaller } from './relay-job';
+import type { RelayRuntime } from './relay-runtime';
+
+interface OpenAIModel {
+  id: string;
+  object: 'model';
+  created: number;
+  owned_by: string;
+}
+
+function toOpenAIModel(id: string, channel: RelayChannel): OpenAIModel {
+  return {
+    id,
+    object: 'model',
+    created: channel.createdTime,
+    owned_by: findChannelType(channel.type)?.name ?? 'custom',
+  };
+}
+
+/**
+ * GET /v1/models and /v1/models/{model}: the models this key can call now — served by an enabled channel in
+ * one of the owner's groups, and inside the key's model list when it has one.
+ */
+export function registerRelayModelRoutes(scope: FastifyInstance, runtime: RelayRuntime): void {
+  async function availableModels(
+    request: Parameters<typeof requireCaller>[0],
+  ): Promise<Map<string, RelayChannel>> {
+    const caller = requireCaller(request);
+    await runtime.channels.ready();
+    const models = runtime.channels.listModels(caller.groups);
+    if (caller.allowedModels) {
+      for (const model of models.keys()) if (!caller.allowedModels.has(model)) models.delete(model);
+    }
+    return models;
+  }
+
+  scope.get('/models', async (request) => {
+    const models = await availableModels(request);
+    const data = [...models]
+      .sort(([left], [right]) => left.localeCompare(right))
+      .map(([id, channel]) => toOpenAIModel(id, channel));
+    return { object: 'list', data };
+  });
+
+  scope.get<{ Params: { model: string } }>('/models/:model', async (request) => {
+    const { model } = request.params;
+    const channel = (await availableModels(request)).get(model);
+    if (!channel) throw relayErrors.modelNotFound(model);
+    return toOpenAIModel(model, channel);
+  });
+}

@@ -1,0 +1,51 @@
+import { relayErrors } from './relay-error';
+
+/** A JSON relay body: parsed for the relay, and the client's bytes for the pass-through fast path. */
+export interface RelayJsonBody {
+  value: Record<string, unknown>;
+  raw: Buffer;
+}
+
+/** A multipart relay body (audio uploads), kept as bytes and forwarded as they are. */
+export interface RelayMultipartBody {
+  raw: Buffer;
+}
+
+/** The relay scope's JSON parser: an object body, or an OpenAI-style 400. */
+export function parseRelayJson(raw: Buffer): RelayJsonBody {
+  let value: unknown;
+  try {
+    value = raw.length === 0 ? {} : JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw relayErrors.invalidRequest(
+      'We could not parse the JSON body of your request: it must be valid JSON (Content-Type: application/json)',
+    );
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw relayErrors.invalidRequest('The request body must be a JSON object');
+  }
+  return { value: value as Record<string, unknown>, raw };
+}
+
+export function requireModel(body: Record<string, unknown>): string {
+  const model = body.model;
+  if (typeof model !== 'string' || model.trim() === '') {
+    throw relayErrors.invalidRequest('You must provide a model parameter', 'model');
+  }
+  return model.trim();
+}
+
+/** A whole number ≥ 1 under `name`, null when absent; anything else is the client's mistake. */
+export function readPositiveInteger(body: Record<string, unknown>, name: string): number | null {
+  const value = body[name];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw relayErrors.invalidRequest(`${name} must be a whole number of at least 1`, name);
+  }
+  return value;
+}
+
+export function readOptionalString(body: Record<string, unknown>, name: string): string | undefined {
+  const value = body[name];
+  return typeof value === 'string' ? value : undefined;
+}

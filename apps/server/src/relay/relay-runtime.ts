@@ -1,0 +1,48 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { Agent } from 'undici';
+import type { AppContext } from '../context';
+import { SettlementLedger } from '../billing/settlement-ledger';
+import { sendQuotaReminder } from '../billing/quota-reminder';
+import { ChannelCache } from './channel-cache';
+
+/** The relay's long-lived parts, one set per context: built on first use, stopped with the context. */
+export interface RelayRuntime {
+  context: AppContext;
+  channels: ChannelCache;
+  ledger: SettlementLedger;
+  /** keep-alive connection pools per upstream origin */
+  dispatcher: Agent;
+  log: FastifyBaseLogger;
+}
+
+const runtimes = new WeakMap<AppContext, RelayRuntime>();
+
+export function getRelayRuntime(context: AppContext, log: FastifyBaseLogger): RelayRuntime {
+  const existing = runtimes.get(context);
+  if (existing) return existing;
+  const channels = new ChannelCache(context.db, log);
+  const stopListening = context.events.on('channelsChanged', () => void channels.reload());
+  const syncTimer = setInterval(() => void channels.reload(), context.config.syncFrequencySeconds * 1000);
+  syncTimer.unref();
+  const ledger = new SettlementLedger(
+    context.db,
+    log,
+    () => context.options.getNumber('QuotaRemindThreshold'),
+    (crossing) => void sendQuotaReminder(context.options, crossing, log),
+  );
+  const dispatcher = new Agent({ keepAliveTimeout: 30_000, connect: { timeout: 10_000 } });
+  const runtime: RelayRuntime = { context, channels, ledger, dispatcher, log };
+  runtimes.set(context, runtime);
+  context.closers.push(async () => {
+    stopListening();
+    clearInterval(syncTimer);
+    await ledger.close();
+    await dispatcher.close();
+  });
+  return runtime;
+}
+
+/** The runtime of a context whose relay is running (tests flush its ledger through this). */
+export function findRelayRuntime(context: AppContext): RelayRuntime | null {
+  return runtimes.get(context) ?? null;
+}

@@ -1,0 +1,264 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** A request the upstream received, as it arrived on the wire. */
+export interface ReceivedRequest {
+  method: string;
+  /** path and query, e.g. /openai/deployments/gpt-4o/chat/completions?api-version=… */
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** the body parsed when it is JSON */
+  json: Record<string, unknown> | null;
+}
+
+export interface UpstreamUsage {
+  prompt: number;
+  completion: number;
+}
+
+/** How the upstream answers. Every field is optional: the default is a well-behaved OpenAI. */
+export interface UpstreamBehaviour {
+  /** answer with this error status and OpenAI error body instead */
+  error?: { status: number; message: string; type?: string; code?: string | null };
+  /** close the socket without answering */
+  disconnect?: boolean;
+  /** stream this many content chunks, then break the connection */
+  breakStreamAfterChunks?: number;
+  /** wait before the headers */
+  delayMs?: number;
+  /** wait between stream chunks */
+  chunkDelayMs?: number;
+  /** the assistant's words, one stream chunk each */
+  words?: string[];
+  /** counts reported in `usage` */
+  usage?: UpstreamUsage;
+  /** leave `usage` out of JSON answers (a proxy that strips it) */
+  omitUsage?: boolean;
+  /** streams: 'asked' = usage chunk only with stream_options.include_usage (OpenAI); 'never'; 'always' */
+  streamUsage?: 'asked' | 'never' | 'always';
+}
+
+export interface OpenAIUpstream {
+  name: string;
+  url: string;
+  received: ReceivedRequest[];
+  behaviour: UpstreamBehaviour;
+  /** resolves when a streamed answer's connection closed before the stream ended */
+  streamsCutByClient: number;
+  close(): Promise<void>;
+}
+
+const DEFAULT_USAGE: UpstreamUsage = { prompt: 12, completion: 5 };
+
+function send(response: ServerResponse, status: number, body: unknown, contentType = 'application/json'): void {
+  const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+  response.writeHead(status, { 'content-type': contentType });
+  response.end(text);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function usageOf(behaviour: UpstreamBehaviour) {
+  const usage = behaviour.usage ?? DEFAULT_USAGE;
+  return {
+    prompt_tokens: usage.prompt,
+    completion_tokens: usage.completion,
+    total_tokens: usage.prompt + usage.completion,
+  };
+}
+
+/** The model's answer: a tool call when tools were offered, else the behaviour's words. */
+function chatMessage(upstream: OpenAIUpstream, body: Record<string, unknown>) {
+  const tools = Array.isArray(body.tools) ? (body.tools as Array<{ function?: { name?: string } }>) : [];
+  if (tools.length > 0) {
+    return {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id: 'call_1',
+          type: 'function',
+          function: { name: tools[0].function?.name ?? 'tool', arguments: '{"city":"Paris"}' },
+        },
+      ],
+    };
+  }
+  return { role: 'assistant', content: (upstream.behaviour.words ?? defaultWords(upstream)).join('') };
+}
+
+function defaultWords(upstream: OpenAIUpstream): string[] {
+  return ['Hello', ' from', ` ${upstream.name}`];
+}
+
+async function streamChat(
+  upstream: OpenAIUpstream,
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: Record<string, unknown>,
+  isChat: boolean,
+): Promise<void> {
+  const { behaviour } = upstream;
+  const model = String(body.model);
+  const words = behaviour.words ?? defaultWords(upstream);
+  const chunk = (choice: Record<string, unknown>) => ({
+    id: 'chatcmpl-upstream',
+    object: isChat ? 'chat.completion.chunk' : 'text_completion',
+    created: 1_700_000_000,
+    model,
+    choices: [{ index: 0, ...choice }],
+  });
+  let isClosed = false;
+  response.on('close', () => {
+    if (!response.writableFinished) {
+      isClosed = true;
+      upstream.streamsCutByClient += 1;
+    }
+  });
+  response.writeHead(200, { 'content-type': 'text/event-stream' });
+  const write = (payload: unknown) => response.write(`data: ${JSON.stringify(payload)}\n\n`);
+  const tools = Array.isArray(body.tools) && body.tools.length > 0;
+  if (isChat) write(chunk({ delta: { role: 'assistant', content: '' }, finish_reason: null }));
+  if (tools) {
+    const message = chatMessage(upstream, body);
+    write(chunk({ delta: { tool_calls: message.tool_calls?.map((call, index) => ({ index, ...call })) } }));
+  }
+  for (const [index, word] of (tools ? [] : words).entries()) {
+    if (behaviour.chunkDelayMs) await sleep(behaviour.chunkDelayMs);
+    if (isClosed) return;
+    if (behaviour.breakStreamAfterChunks !== undefined && index >= behaviour.breakStreamAfterChunks) {
+      request.socket.destroy();
+      return;
+    }
+    write(chunk(isChat ? { delta: { content: word }, finish_reason: null } : { text: word, finish_reason: null }));
+  }
+  write(chunk(isChat ? { delta: {}, finish_reason: tools ? 'tool_calls' : 'stop' } : { text: '', finish_reason: 'stop' }));
+  const streamOptions = body.stream_options as { include_usage?: boolean } | undefined;
+  const mode = behaviour.streamUsage ?? 'asked';
+  if (mode === 'always' || (mode === 'asked' && streamOptions?.include_usage === true)) {
+    write({ id: 'chatcmpl-upstream', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [], usage: usageOf(behaviour) });
+  }
+  response.end('data: [DONE]\n\n');
+}
+
+/** Reads a multipart field's text (enough for the model and response_format of an audio upload). */
+function multipartField(body: Buffer, name: string): string | undefined {
+  const text = body.toString('latin1');
+  const match = new RegExp(`name="${name}"\\r\\n\\r\\n([^\\r]*)\\r\\n`).exec(text);
+  return match?.[1];
+}
+
+async function answer(upstream: OpenAIUpstream, request: IncomingMessage, response: ServerResponse, received: ReceivedRequest) {
+  const { behaviour } = upstream;
+  if (behaviour.delayMs) await sleep(behaviour.delayMs);
+  if (behaviour.disconnect) {
+    request.socket.destroy();
+    return;
+  }
+  if (behaviour.error) {
+    const { status, message, type = 'invalid_request_error', code = null } = behaviour.error;
+    send(response, status, { error: { message, type, param: null, code } });
+    return;
+  }
+  const path = received.url.split('?')[0];
+  const body = received.json ?? {};
+  const model = String(body.model ?? multipartField(received.body, 'model') ?? '');
+  const usage = behaviour.omitUsage ? {} : { usage: usageOf(behaviour) };
+  if (path.endsWith('/chat/completions') || path.endsWith('/completions')) {
+    const isChat = path.endsWith('/chat/completions');
+    if (body.stream === true) return streamChat(upstream, request, response, body, isChat);
+    const choices = Array.from({ length: Number(body.n ?? 1) }, (_, index) =>
+      isChat
+        ? { index, message: chatMessage(upstream, body), finish_reason: 'stop' }
+        : { index, text: (behaviour.words ?? defaultWords(upstream)).join(''), finish_reason: 'stop' },
+    );
+    send(response, 200, {
+      id: 'chatcmpl-upstream',
+      object: isChat ? 'chat.completion' : 'text_completion',
+      created: 1_700_000_000,
+      model,
+      choices,
+      ...usage,
+    });
+    return;
+  }
+  if (path.endsWith('/embeddings')) {
+    const inputs = Array.isArray(body.input) ? body.input : [body.input];
+    send(response, 200, {
+      object: 'list',
+      model,
+      data: inputs.map((_, index) => ({ object: 'embedding', index, embedding: [0.1, 0.2, 0.3] })),
+      ...(behaviour.omitUsage ? {} : { usage: { prompt_tokens: behaviour.usage?.prompt ?? 8, total_tokens: behaviour.usage?.prompt ?? 8 } }),
+    });
+    return;
+  }
+  if (path.endsWith('/moderations')) {
+    send(response, 200, {
+      id: 'modr-upstream',
+      model: model || 'omni-moderation-latest',
+      results: [{ flagged: false, categories: { violence: false }, category_scores: { violence: 0.01 } }],
+    });
+    return;
+  }
+  if (path.endsWith('/images/generations')) {
+    const count = Number(body.n ?? 1);
+    send(response, 200, {
+      created: 1_700_000_000,
+      data: Array.from({ length: count }, (_, index) => ({ url: `https://images.example/${index}.png` })),
+    });
+    return;
+  }
+  if (path.endsWith('/audio/speech')) {
+    send(response, 200, Buffer.from('ID3-fake-mp3-audio'), 'audio/mpeg');
+    return;
+  }
+  if (path.endsWith('/audio/transcriptions') || path.endsWith('/audio/translations')) {
+    const format = multipartField(received.body, 'response_format') ?? 'json';
+    const text = 'the quick brown fox';
+    if (format === 'text') send(response, 200, text, 'text/plain');
+    else send(response, 200, { text });
+    return;
+  }
+  send(response, 404, { error: { message: `Unknown path ${path}`, type: 'invalid_request_error', code: null } });
+}
+
+/** A real OpenAI-protocol HTTP server on 127.0.0.1 (random port), recording what it receives. */
+export async function startOpenAIUpstream(name = 'upstream', behaviour: UpstreamBehaviour = {}): Promise<OpenAIUpstream> {
+  const sockets = new Set<Socket>();
+  const upstream: OpenAIUpstream = {
+    name,
+    url: '',
+    received: [],
+    behaviour,
+    streamsCutByClient: 0,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks);
+      let json: Record<string, unknown> | null = null;
+      if (String(request.headers['content-type'] ?? '').includes('json')) {
+        try {
+          json = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+        } catch {
+          json = null;
+        }
+      }
+      const received: ReceivedRequest = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body, json };
+      upstream.received.push(received);
+      answer(upstream, request, response, received).catch(() => request.socket.destroy());
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  upstream.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return upstream;
+}
