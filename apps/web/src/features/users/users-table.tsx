@@ -9,6 +9,9 @@ import { splitGroupList } from './group-list';
 /** SPEC §9: usernames are shown truncated to 15 characters. */
 const USERNAME_SHOWN_LENGTH = 15;
 
+// Badges keep their full text on narrow screens; the table scrolls sideways instead.
+const noShrink = { flexShrink: 0 };
+
 type UsersTableProps = Omit<DataTableProps<User>, 'columns' | 'rowKey'>;
 
 export function UsersTable(props: UsersTableProps) {
@@ -57,17 +60,17 @@ export function UsersTable(props: UsersTableProps) {
       render: (user) => (
         <Group gap={4} wrap="nowrap">
           <Tooltip label={t('users.list.remainingQuota')} openDelay={50} closeDelay={70}>
-            <Badge color="green" variant="light" tt="none">
+            <Badge color="green" variant="light" tt="none" style={noShrink}>
               {formatQuota(user.quota)}
             </Badge>
           </Tooltip>
           <Tooltip label={t('users.list.usedQuota')} openDelay={50} closeDelay={70}>
-            <Badge color="gray" variant="light" tt="none">
+            <Badge color="gray" variant="light" tt="none" style={noShrink}>
               {formatQuota(user.used_quota)}
             </Badge>
           </Tooltip>
           <Tooltip label={t('users.list.requestCount')} openDelay={50} closeDelay={70}>
-            <Badge color="blue" variant="light" tt="none">
+            <Badge color="blue" variant="light" tt="none" style={noShrink}>
               {user.request_count}
             </Badge>
           </Tooltip>
