@@ -55,6 +55,23 @@ export const appRoutes: AppRoute[] = [
     page: lazy(() => import('../features/tokens/token-edit-page')),
     requiresLogin: true,
   },
+  {
+    path: '/redemption',
+    page: lazy(() => import('../features/redemptions/redemptions-page')),
+    requiresLogin: true,
+  },
+  {
+    path: '/redemption/add',
+    page: lazy(() => import('../features/redemptions/redemption-edit-page')),
+    requiresLogin: true,
+  },
+  {
+    path: '/redemption/edit/:id',
+    page: lazy(() => import('../features/redemptions/redemption-edit-page')),
+    requiresLogin: true,
+  },
+  { path: '/topup', page: lazy(() => import('../features/topup/topup-page')), requiresLogin: true },
+  { path: '/log', page: lazy(() => import('../features/logs/logs-page')), requiresLogin: true },
 ];
 
 function toRouteObject({ path, page: Page, requiresLogin }: AppRoute): RouteObject {
