@@ -9,7 +9,10 @@ let upstream: OpenAIUpstream;
 beforeAll(async () => {
   upstream = await startOpenAIUpstream('alpha');
   kit = await startRelayKit();
-  await kit.createChannel({ upstream, models: 'gpt-4o-mini,gpt-4o,gpt-3.5-turbo-instruct,claude-3-haiku-20240307' });
+  await kit.createChannel({
+    upstream,
+    models: 'gpt-4o-mini,gpt-4o,gpt-3.5-turbo-instruct,claude-3-haiku-20240307',
+  });
   await kit.createChannel({ upstream, models: 'gpt-4-old', modelMapping: { 'gpt-4-old': 'gpt-4o' } });
   await kit.test.context.options.set('ModelRatio', JSON.stringify({ 'gpt-4-old': 15 }));
 });
@@ -67,7 +70,15 @@ describe('POST /v1/chat/completions (JSON)', () => {
     const { key } = await kit.createKey(user.id);
     const body = JSON.stringify({
       model: 'gpt-4o-mini',
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'https://img.example/cat.png', detail: 'low' } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image_url', image_url: { url: 'https://img.example/cat.png', detail: 'low' } },
+          ],
+        },
+      ],
       n: 2,
       response_format: { type: 'json_object' },
       some_vendor_flag: { nested: [1, 2, 3] },
@@ -119,7 +130,10 @@ describe('POST /v1/chat/completions (JSON)', () => {
       tool_choice: 'auto',
     });
     const call = completion.choices[0].message.tool_calls?.[0];
-    expect(call?.type === 'function' && call.function).toEqual({ name: 'get_weather', arguments: '{"city":"Paris"}' });
+    expect(call?.type === 'function' && call.function).toEqual({
+      name: 'get_weather',
+      arguments: '{"city":"Paris"}',
+    });
     expect(upstream.received[0].json?.tools).toEqual(tools);
   });
 
@@ -141,7 +155,9 @@ describe('POST /v1/chat/completions (JSON)', () => {
   it('relays the legacy completions endpoint', async () => {
     const user = await kit.createUser();
     const { key } = await kit.createKey(user.id);
-    const completion = await kit.client(key).completions.create({ model: 'gpt-3.5-turbo-instruct', prompt: 'Say hi' });
+    const completion = await kit
+      .client(key)
+      .completions.create({ model: 'gpt-3.5-turbo-instruct', prompt: 'Say hi' });
     expect(completion.choices[0].text).toBe('Hello from alpha');
     expect(upstream.received[0].url).toBe('/v1/completions');
   });

@@ -93,25 +93,58 @@ function registerV1Routes(scope: FastifyInstance, runtime: RelayRuntime): void {
   type Json = { Body: RelayJsonBody };
   type Multipart = { Body: RelayMultipartBody };
 
-  scope.post<Json>('/chat/completions', withKey, (request, reply) =>
-    relayChatCompletions(runtime, request, reply, 'chat'),
+  // A story answers through `reply` itself (streams included): returning the reply tells Fastify not to send
+  // the handler's result as well.
+  const relay =
+    <Body>(story: (request: FastifyRequest<{ Body: Body }>, reply: FastifyReply) => Promise<void>) =>
+    async (request: FastifyRequest<{ Body: Body }>, reply: FastifyReply) => {
+      await story(request, reply);
+      return reply;
+    };
+
+  scope.post<Json>(
+    '/chat/completions',
+    withKey,
+    relay<RelayJsonBody>((request, reply) => relayChatCompletions(runtime, request, reply, 'chat')),
   );
-  scope.post<Json>('/completions', withKey, (request, reply) =>
-    relayChatCompletions(runtime, request, reply, 'completions'),
+  scope.post<Json>(
+    '/completions',
+    withKey,
+    relay<RelayJsonBody>((request, reply) => relayChatCompletions(runtime, request, reply, 'completions')),
   );
-  scope.post<Json>('/embeddings', withKey, (request, reply) =>
-    relayEmbeddings(runtime, request, reply, 'embeddings'),
+  scope.post<Json>(
+    '/embeddings',
+    withKey,
+    relay<RelayJsonBody>((request, reply) => relayEmbeddings(runtime, request, reply, 'embeddings')),
   );
-  scope.post<Json>('/moderations', withKey, (request, reply) =>
-    relayEmbeddings(runtime, request, reply, 'moderations'),
+  scope.post<Json>(
+    '/moderations',
+    withKey,
+    relay<RelayJsonBody>((request, reply) => relayEmbeddings(runtime, request, reply, 'moderations')),
   );
-  scope.post<Json>('/images/generations', withKey, (request, reply) => relayImages(runtime, request, reply));
-  scope.post<Json>('/audio/speech', withKey, (request, reply) => relayAudioSpeech(runtime, request, reply));
-  scope.post<Multipart>('/audio/transcriptions', withKey, (request, reply) =>
-    relayAudioTranscriptions(runtime, request, reply, 'audioTranscriptions'),
+  scope.post<Json>(
+    '/images/generations',
+    withKey,
+    relay<RelayJsonBody>((request, reply) => relayImages(runtime, request, reply)),
   );
-  scope.post<Multipart>('/audio/translations', withKey, (request, reply) =>
-    relayAudioTranscriptions(runtime, request, reply, 'audioTranslations'),
+  scope.post<Json>(
+    '/audio/speech',
+    withKey,
+    relay<RelayJsonBody>((request, reply) => relayAudioSpeech(runtime, request, reply)),
+  );
+  scope.post<Multipart>(
+    '/audio/transcriptions',
+    withKey,
+    relay<RelayMultipartBody>((request, reply) =>
+      relayAudioTranscriptions(runtime, request, reply, 'audioTranscriptions'),
+    ),
+  );
+  scope.post<Multipart>(
+    '/audio/translations',
+    withKey,
+    relay<RelayMultipartBody>((request, reply) =>
+      relayAudioTranscriptions(runtime, request, reply, 'audioTranslations'),
+    ),
   );
   scope.register(async (models) => {
     models.addHook('onRequest', withKey.onRequest);

@@ -44,14 +44,19 @@ export interface OpenAIUpstream {
   url: string;
   received: ReceivedRequest[];
   behaviour: UpstreamBehaviour;
-  /** resolves when a streamed answer's connection closed before the stream ended */
+  /** streamed answers whose connection the client closed before the stream ended */
   streamsCutByClient: number;
   close(): Promise<void>;
 }
 
 const DEFAULT_USAGE: UpstreamUsage = { prompt: 12, completion: 5 };
 
-function send(response: ServerResponse, status: number, body: unknown, contentType = 'application/json'): void {
+function send(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  contentType = 'application/json',
+): void {
   const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   response.writeHead(status, { 'content-type': contentType });
   response.end(text);
@@ -127,16 +132,33 @@ async function streamChat(
     if (behaviour.chunkDelayMs) await sleep(behaviour.chunkDelayMs);
     if (isClosed) return;
     if (behaviour.breakStreamAfterChunks !== undefined && index >= behaviour.breakStreamAfterChunks) {
+      // Let what was written reach the client first: a real upstream dies mid-answer, not before it.
+      await sleep(50);
       request.socket.destroy();
       return;
     }
-    write(chunk(isChat ? { delta: { content: word }, finish_reason: null } : { text: word, finish_reason: null }));
+    write(
+      chunk(isChat ? { delta: { content: word }, finish_reason: null } : { text: word, finish_reason: null }),
+    );
   }
-  write(chunk(isChat ? { delta: {}, finish_reason: tools ? 'tool_calls' : 'stop' } : { text: '', finish_reason: 'stop' }));
+  write(
+    chunk(
+      isChat
+        ? { delta: {}, finish_reason: tools ? 'tool_calls' : 'stop' }
+        : { text: '', finish_reason: 'stop' },
+    ),
+  );
   const streamOptions = body.stream_options as { include_usage?: boolean } | undefined;
   const mode = behaviour.streamUsage ?? 'asked';
   if (mode === 'always' || (mode === 'asked' && streamOptions?.include_usage === true)) {
-    write({ id: 'chatcmpl-upstream', object: 'chat.completion.chunk', created: 1_700_000_000, model, choices: [], usage: usageOf(behaviour) });
+    write({
+      id: 'chatcmpl-upstream',
+      object: 'chat.completion.chunk',
+      created: 1_700_000_000,
+      model,
+      choices: [],
+      usage: usageOf(behaviour),
+    });
   }
   response.end('data: [DONE]\n\n');
 }
@@ -148,7 +170,12 @@ function multipartField(body: Buffer, name: string): string | undefined {
   return match?.[1];
 }
 
-async function answer(upstream: OpenAIUpstream, request: IncomingMessage, response: ServerResponse, received: ReceivedRequest) {
+async function answer(
+  upstream: OpenAIUpstream,
+  request: IncomingMessage,
+  response: ServerResponse,
+  received: ReceivedRequest,
+) {
   const { behaviour } = upstream;
   if (behaviour.delayMs) await sleep(behaviour.delayMs);
   if (behaviour.disconnect) {
@@ -188,7 +215,14 @@ async function answer(upstream: OpenAIUpstream, request: IncomingMessage, respon
       object: 'list',
       model,
       data: inputs.map((_, index) => ({ object: 'embedding', index, embedding: [0.1, 0.2, 0.3] })),
-      ...(behaviour.omitUsage ? {} : { usage: { prompt_tokens: behaviour.usage?.prompt ?? 8, total_tokens: behaviour.usage?.prompt ?? 8 } }),
+      ...(behaviour.omitUsage
+        ? {}
+        : {
+            usage: {
+              prompt_tokens: behaviour.usage?.prompt ?? 8,
+              total_tokens: behaviour.usage?.prompt ?? 8,
+            },
+          }),
     });
     return;
   }
@@ -219,11 +253,16 @@ async function answer(upstream: OpenAIUpstream, request: IncomingMessage, respon
     else send(response, 200, { text });
     return;
   }
-  send(response, 404, { error: { message: `Unknown path ${path}`, type: 'invalid_request_error', code: null } });
+  send(response, 404, {
+    error: { message: `Unknown path ${path}`, type: 'invalid_request_error', code: null },
+  });
 }
 
 /** A real OpenAI-protocol HTTP server on 127.0.0.1 (random port), recording what it receives. */
-export async function startOpenAIUpstream(name = 'upstream', behaviour: UpstreamBehaviour = {}): Promise<OpenAIUpstream> {
+export async function startOpenAIUpstream(
+  name = 'upstream',
+  behaviour: UpstreamBehaviour = {},
+): Promise<OpenAIUpstream> {
   const sockets = new Set<Socket>();
   const upstream: OpenAIUpstream = {
     name,
@@ -249,7 +288,13 @@ export async function startOpenAIUpstream(name = 'upstream', behaviour: Upstream
           json = null;
         }
       }
-      const received: ReceivedRequest = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body, json };
+      const received: ReceivedRequest = {
+        method: request.method ?? '',
+        url: request.url ?? '',
+        headers: request.headers,
+        body,
+        json,
+      };
       upstream.received.push(received);
       answer(upstream, request, response, received).catch(() => request.socket.destroy());
     });

@@ -125,7 +125,11 @@ export async function startRelayKit(env: Record<string, string> = {}): Promise<R
       await findRelayRuntime(test.context)?.ledger.flush();
     },
     async userQuota(userId) {
-      const row = await db.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('users')
+        .select('quota')
+        .where('id', '=', userId)
+        .executeTakeFirstOrThrow();
       return Number(row.quota);
     },
     close: () => test.close(),
