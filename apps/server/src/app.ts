@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config/config';
 import type { AppContext } from './context';
 import { registerLoginRoutes } from './auth/login-routes';
 import { registerEmailRoutes } from './auth/email-routes';
@@ -21,6 +22,13 @@ import { registerChannelTestRoutes } from './channels/channel-test-routes';
 import { registerRelayRoutes } from './relay/register-relay-routes';
 import { registerConsoleRoutes } from './web/console-routes';
 
+/** Fastify trusts "the nth hop" through a function; its types have no number form. */
+function toFastifyTrustProxy(
+  trustProxy: Config['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trustProxy === 'number' ? (_address, hop) => hop < trustProxy : trustProxy;
+}
+
 export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
 }
@@ -32,6 +40,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     routerOptions: { ignoreTrailingSlash: true },
     genReqId: () => randomBytes(8).toString('hex'),
     bodyLimit: 32 * 1024 * 1024,
+    // Behind a load balancer the client address (rate limits, key subnets) comes from X-Forwarded-For.
+    trustProxy: toFastifyTrustProxy(context.config.trustProxy),
   });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);

@@ -28,9 +28,20 @@ describe('loadConfig', () => {
     [{ GLOBAL_API_RATE_LIMIT: 'lots' }, 'GLOBAL_API_RATE_LIMIT'],
     [{ GLOBAL_WEB_RATE_LIMIT: '0' }, 'GLOBAL_WEB_RATE_LIMIT'],
     [{ REDIS_CONN_STRING: 'localhost:6379' }, 'REDIS_CONN_STRING'],
+    [{ TRUST_PROXY: 'my-proxy.example' }, 'TRUST_PROXY'],
   ])('refuses %o with a message naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('reads TRUST_PROXY as off, on, a hop count or a list of proxies', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+    ]);
   });
 
   it('treats NODE_TYPE=slave as a non-master node', () => {

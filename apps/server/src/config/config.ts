@@ -38,6 +38,8 @@ export interface Config {
   /** where the built console lives */
   webDistPath: string;
   logLevel: string;
+  /** Fastify's trustProxy: false, true, a hop count, or the proxies' addresses/CIDRs */
+  trustProxy: boolean | number | string[];
   /** where "check for updates" reads the latest release (GitHub releases API format) */
   releasesUrl: string;
 }
@@ -82,6 +84,25 @@ function findWebDist(): string {
     fileURLToPath(new URL(relative, import.meta.url)),
   );
   return candidates.find((candidate) => existsSync(path.join(candidate, 'index.html'))) ?? candidates[0];
+}
+
+/** TRUST_PROXY: empty = no proxy; `true`; a number of hops; or a comma list of proxy addresses / CIDRs. */
+function readTrustProxy(env: Environment): boolean | number | string[] {
+  const raw = env.TRUST_PROXY?.trim() ?? '';
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const isAddress = (entry: string) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry) || entry === 'loopback';
+  if (!entries.every(isAddress)) {
+    throw new ConfigError(
+      'TRUST_PROXY must be true, a number of hops, or a comma list of proxy addresses or CIDRs',
+    );
+  }
+  return entries;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -129,6 +150,7 @@ export function loadConfig(env: Environment = process.env): Config {
     ),
     webDistPath: path.resolve(env.WEB_DIST_PATH?.trim() || findWebDist()),
     logLevel,
+    trustProxy: readTrustProxy(env),
     releasesUrl: readUrl(
       env,
       'RELEASES_URL',
