@@ -222,6 +222,8 @@ export function ChannelForm({ initialValues, editId }: ChannelFormProps) {
               onChange={field.onChange}
               onBlur={field.onBlur}
               error={translateError(t, errors.model_mapping)}
+              // JsonInput checks the syntax itself on blur and then shows this text instead of `error`
+              validationError={t('channels.validation.modelMappingInvalid')}
             />
           )}
         />
