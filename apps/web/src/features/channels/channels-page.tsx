@@ -28,7 +28,7 @@ export default function ChannelsPage() {
   });
   const columns = useChannelColumns(actions, {
     displayInCurrency: status?.display_in_currency ?? true,
-    quotaPerUnit: status?.quota_per_unit ?? DEFAULT_QUOTA_PER_UNIT,
+    quotaPerUnit: status?.quota_per_unit || DEFAULT_QUOTA_PER_UNIT,
   });
   const a = (key: string) => t(`channels.action.${key}`);
 

@@ -17,10 +17,13 @@ import { ChannelRowActions } from './channel-row-actions';
 import { InlineNumberInput } from './inline-number-input';
 import type { ChannelActions } from './use-channel-actions';
 
+/** Badges keep their whole text: on a narrow screen the table scrolls rather than cutting labels. */
+const wholeLabel = { label: { overflow: 'visible' } } as const;
+
 function TypeTag({ type, t }: { type: number; t: TFunction }) {
   const info = findChannelType(type);
   return (
-    <Badge color={info?.color ?? 'gray'} variant="light" tt="none">
+    <Badge color={info?.color ?? 'gray'} variant="light" tt="none" styles={wholeLabel}>
       {info ? t(`channels.types.${info.id}`, { defaultValue: info.name }) : String(type)}
     </Badge>
   );
@@ -36,7 +39,7 @@ function ResponseTimeBadge({ channel, t }: { channel: Channel; t: TFunction }) {
     : t('channels.responseTime.neverTested');
   return (
     <Tooltip label={tip} openDelay={50} closeDelay={70}>
-      <Badge color={color ?? 'gray'} variant={color ? 'filled' : 'outline'} tt="none">
+      <Badge color={color ?? 'gray'} variant={color ? 'filled' : 'outline'} tt="none" styles={wholeLabel}>
         {label}
       </Badge>
     </Tooltip>
@@ -63,7 +66,7 @@ export function useChannelColumns(
         key: 'name',
         header: header('name'),
         render: (channel) => (
-          <Text size="sm" fw={500} lineClamp={1} title={channel.name}>
+          <Text size="sm" fw={500} lineClamp={1} title={channel.name} miw={100} maw={240}>
             {channel.name}
           </Text>
         ),
@@ -81,7 +84,7 @@ export function useChannelColumns(
         render: (channel) => {
           const badge = badgeFor(channelStatusBadges, channel.status);
           return (
-            <Badge color={badge.color} tt="none">
+            <Badge color={badge.color} tt="none" styles={wholeLabel}>
               {t(badge.label)}
             </Badge>
           );
