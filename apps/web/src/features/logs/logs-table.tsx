@@ -11,6 +11,9 @@ import {
 } from '@gatehouse/shared';
 import type { DataTableColumn } from '../../components/data-table';
 
+// Table cells shrink to their content's narrowest width; a badge would otherwise be cut to "Consu…".
+const NO_SHRINK = { minWidth: 'max-content' };
+
 /** SPEC §2 log table; admins also see the user and the channel of each row. */
 export function useLogColumns(isAdmin: boolean, quotaDisplay: QuotaDisplay): DataTableColumn<Log>[] {
   const { t } = useTranslation();
@@ -53,7 +56,7 @@ export function useLogColumns(isAdmin: boolean, quotaDisplay: QuotaDisplay): Dat
         render: (log) => {
           const badge = badgeFor(logTypeBadges, log.type);
           return (
-            <Badge color={badge.color} variant="light" tt="none">
+            <Badge color={badge.color} variant="light" tt="none" style={NO_SHRINK}>
               {t(badge.label)}
             </Badge>
           );
@@ -66,9 +69,11 @@ export function useLogColumns(isAdmin: boolean, quotaDisplay: QuotaDisplay): Dat
         render: (log) =>
           log.model_name && (
             <Group gap={4} wrap="nowrap">
-              <Text size="sm">{log.model_name}</Text>
+              <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                {log.model_name}
+              </Text>
               {log.is_stream && (
-                <Badge size="xs" variant="outline" color="gray" tt="none">
+                <Badge size="xs" variant="outline" color="gray" tt="none" style={NO_SHRINK}>
                   {t('logs.stream')}
                 </Badge>
               )}

@@ -13,6 +13,9 @@ import type { DataTableColumn } from '../../components/data-table';
 import { RedemptionRowActions } from './redemption-row-actions';
 import type { RedemptionActions } from './use-redemption-actions';
 
+// Table cells shrink to their content's narrowest width; a badge would otherwise be cut to "Ena…".
+const NO_SHRINK = { minWidth: 'max-content' };
+
 export function useRedemptionColumns(
   actions: RedemptionActions,
   quotaDisplay: QuotaDisplay,
@@ -44,7 +47,7 @@ export function useRedemptionColumns(
         render: (redemption) => {
           const badge = badgeFor(redemptionStatusBadges, redemption.status);
           return (
-            <Badge color={badge.color} variant="light" tt="none">
+            <Badge color={badge.color} variant="light" tt="none" style={NO_SHRINK}>
               {t(badge.label)}
             </Badge>
           );

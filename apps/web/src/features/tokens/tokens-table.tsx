@@ -14,6 +14,9 @@ import type { DataTableColumn } from '../../components/data-table';
 import { TokenRowActions } from './token-row-actions';
 import type { TokenActions } from './use-token-actions';
 
+// Table cells shrink to their content's narrowest width; a badge would otherwise be cut to "Ena…".
+const NO_SHRINK = { minWidth: 'max-content' };
+
 /** The key list's columns (SPEC §2): name, status, used / remaining quota, created, expires, actions. */
 export function useTokenColumns(actions: TokenActions, quotaDisplay: QuotaDisplay): DataTableColumn<Token>[] {
   const { t } = useTranslation();
@@ -37,7 +40,7 @@ export function useTokenColumns(actions: TokenActions, quotaDisplay: QuotaDispla
         render: (token) => {
           const badge = badgeFor(tokenStatusBadges, token.status);
           return (
-            <Badge color={badge.color} variant="light" tt="none">
+            <Badge color={badge.color} variant="light" tt="none" style={NO_SHRINK}>
               {t(badge.label)}
             </Badge>
           );
@@ -55,7 +58,7 @@ export function useTokenColumns(actions: TokenActions, quotaDisplay: QuotaDispla
         header: header('remainQuota'),
         render: (token) =>
           token.unlimited_quota ? (
-            <Badge color="gray" variant="outline" tt="none">
+            <Badge color="gray" variant="outline" tt="none" style={NO_SHRINK}>
               {t('tokens.unlimited')}
             </Badge>
           ) : (
