@@ -9,6 +9,7 @@ export default mergeConfig(
       environment: 'jsdom',
       include: ['src/**/*.test.{ts,tsx}'],
       setupFiles: ['./src/test/setup.ts'],
+      testTimeout: 20_000,
     },
   }),
 );

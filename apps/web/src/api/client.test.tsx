@@ -104,7 +104,7 @@ describe('HTTP 401', () => {
     const { router } = renderApp('/user/edit');
 
     expect(
-      await screen.findByText('Not logged in or login expired, please log in again!', {}, { timeout: 5000 }),
+      await screen.findByText('Not logged in or login expired, please log in again!'),
     ).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/login');
     expect(router.state.location.search).toBe('?expired=true');

@@ -1,8 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { afterEach, vi } from 'vitest';
 import '../i18n/i18n';
+
+// Pages are lazy-loaded: the first visit of a page in a test run waits for its module to be transformed.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lacks the layout APIs Mantine calls; these stand-ins answer "desktop width, no motion preference".
 Object.defineProperty(window, 'matchMedia', {

@@ -22,7 +22,13 @@ export function AppLayout() {
       <AppShell.Header>
         <AppHeader isMenuOpen={isMenuOpen} onToggleMenu={toggle} />
       </AppShell.Header>
-      <AppShell.Navbar p="sm" hiddenFrom="sm">
+      <AppShell.Navbar
+        p="sm"
+        hiddenFrom="sm"
+        // A closed menu slides off screen; hidden, its links also leave the tab order and the accessibility tree.
+        // Transitioning visibility keeps the menu visible until it has slid out.
+        style={{ visibility: isMenuOpen ? 'visible' : 'hidden', transitionProperty: 'transform, visibility' }}
+      >
         <MobileNav onNavigate={close} />
       </AppShell.Navbar>
       <AppShell.Main display="flex" style={{ flexDirection: 'column' }}>
