@@ -19,6 +19,8 @@ test.beforeEach(async ({ page }) => {
 test('root creates a channel, edits its priority in place, disables, re-enables, copies and deletes it', async ({
   page,
 }) => {
+  // a long journey; on a busy shared machine it can outlast the default 30 s
+  test.setTimeout(90_000);
   const name = uniqueName('openai');
   await page.goto('/channel');
   await page.getByRole('link', { name: 'Add new channel' }).click();

@@ -131,7 +131,6 @@ export function ChannelForm({ initialValues, editId }: ChannelFormProps) {
             />
           )}
         />
-        <ChannelTypeFields type={type} register={register} errors={errors} isEdit={!isCreate} />
         <TextInput
           label={f('name')}
           placeholder={f('namePlaceholder')}
@@ -167,6 +166,7 @@ export function ChannelForm({ initialValues, editId }: ChannelFormProps) {
             {isCreate && <Checkbox label={f('batch')} description={f('batchHint')} {...register('batch')} />}
           </Stack>
         )}
+        <ChannelTypeFields type={type} register={register} errors={errors} isEdit={!isCreate} />
         {typesWithComposedKey.includes(type) && errors.key && (
           <Text c="red" size="sm">
             {translateError(t, errors.key)}
