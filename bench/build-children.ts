@@ -1,0 +1,55 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, stop } from 'esbuild';
+
+/** bench/dist: the bundles every child process runs with plain node (no TypeScript loader in them). */
+export const BUILD_DIR = fileURLToPath(new URL('./dist/', import.meta.url));
+const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
+
+export const builtPaths = {
+  mock: path.join(BUILD_DIR, 'mock-upstream.mjs'),
+  floor: path.join(BUILD_DIR, 'floor-proxy.mjs'),
+  exitWithParent: path.join(BUILD_DIR, 'exit-with-parent.mjs'),
+  gateway: path.join(BUILD_DIR, 'gateway.mjs'),
+};
+
+/** The server root measured: this checkout, or BENCH_SERVER_ROOT (another checkout, to compare a change). */
+export function serverRoot(): string {
+  return path.resolve(process.env.BENCH_SERVER_ROOT ?? path.join(BENCH_DIR, '..'));
+}
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+} as const;
+
+/**
+ * Bundles the children. The gateway is built like apps/server/build.mjs builds dist/main.js (packages
+ * external, @gatehouse/shared compiled in, source map beside it), but into bench/dist so the shared
+ * dist/ other people test against is left alone; packages resolve from the root node_modules.
+ */
+export async function buildBenchChildren(): Promise<void> {
+  const root = serverRoot();
+  await Promise.all([
+    build({ ...common, entryPoints: [path.join(BENCH_DIR, 'mock-upstream.ts')], outfile: builtPaths.mock }),
+    build({ ...common, entryPoints: [path.join(BENCH_DIR, 'floor-proxy.ts')], outfile: builtPaths.floor }),
+    build({
+      ...common,
+      entryPoints: [path.join(BENCH_DIR, 'exit-with-parent.ts')],
+      outfile: builtPaths.exitWithParent,
+    }),
+    build({
+      ...common,
+      entryPoints: [path.join(root, 'apps/server/src/main.ts')],
+      outfile: builtPaths.gateway,
+      sourcemap: true,
+      alias: { '@gatehouse/shared': path.join(root, 'packages/shared/src/index.ts') },
+    }),
+  ]);
+  // esbuild's service process would otherwise idle on the driver's core for the whole run.
+  await stop();
+}

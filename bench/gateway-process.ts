@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { builtPaths } from './build-children';
+import { spawnPinned, type BenchChild } from './child-process';
+import { BENCH_MODEL } from './bench-request';
+import { ManagementClient } from './management-client';
+
+const UPSTREAM_KEY = 'sk-bench-upstream';
+
+export interface Gateway {
+  child: BenchChild;
+  url: string;
+  /** the API key clients send, with its sk- prefix */
+  apiKey: string;
+  management: ManagementClient;
+  dataDir: string;
+  /** the server's own log (pino JSON lines) */
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+export interface GatewayOptions {
+  upstreamUrl: string;
+  cpu: number;
+  /** run the server with --cpu-prof; the .cpuprofile is written into dataDir when it stops */
+  isProfiled?: boolean;
+}
+
+async function findFreePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no free port');
+  return address.port;
+}
+
+async function waitForStatus(url: string, child: BenchChild, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode() !== null) throw new Error(`the gateway exited with code ${child.exitCode()}`);
+    try {
+      const response = await fetch(`${url}/api/status`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the gateway did not answer /api/status within ${timeoutMs} ms`);
+}
+
+/**
+ * Creates, through the real management API as root, what a paying client needs: enough quota on root, an
+ * OpenAI channel (type 1) whose base URL is the mock, and a key with a limited remaining quota (so billing
+ * touches both the user's and the key's balance, as for most keys).
+ */
+async function provision(management: ManagementClient, upstreamUrl: string): Promise<string> {
+  await management.login('root', '123456');
+  const root = await management.call<{ id: number }>('GET', '/api/user/self');
+  await management.call('PUT', '/api/user/', { id: root.id, quota: 1_000_000_000_000 });
+  await management.call('POST', '/api/channel/', {
+    type: 1,
+    name: 'bench mock upstream',
+    key: UPSTREAM_KEY,
+    base_url: upstreamUrl,
+    models: BENCH_MODEL,
+    group: 'default',
+  });
+  const token = await management.call<{ key: string }>('POST', '/api/token/', {
+    name: 'bench',
+    remain_quota: 500_000_000_000,
+    expired_time: -1,
+    unlimited_quota: false,
+  });
+  return `sk-${token.key}`;
+}
+
+/** Starts the real server on a fresh SQLite file, pinned to `cpu`, and provisions it. */
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'gatehouse-bench-'));
+  const logFile = path.join(dataDir, 'server.log');
+  const logFd = openSync(logFile, 'a');
+  const port = await findFreePort();
+  const child = spawnPinned({
+    name: 'gateway',
+    cpu: options.cpu,
+    // As `npm start` runs it (scripts/start.mjs).
+    nodeFlags: [
+      '--enable-source-maps',
+      ...(options.isProfiled ? ['--cpu-prof', `--cpu-prof-dir=${dataDir}`] : []),
+    ],
+    args: [builtPaths.gateway],
+    env: {
+      PORT: String(port),
+      SQL_DSN: '',
+      SQLITE_PATH: path.join(dataDir, 'gatehouse.db'),
+      REDIS_CONN_STRING: '',
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      NODE_ENV: 'production',
+      // The server's default level (info logs every request): what an operator runs unless told otherwise.
+      LOG_LEVEL: process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info',
+    },
+    output: logFd,
+  });
+  closeSync(logFd);
+  const url = `http://127.0.0.1:${port}`;
+  const removeData = () => rmSync(dataDir, { recursive: true, force: true });
+  // Also when the harness ends without stopping the gateway (an error, Ctrl-C).
+  process.once('exit', removeData);
+  const stop = async () => {
+    await child.stop();
+    removeData();
+    process.off('exit', removeData);
+  };
+  try {
+    await waitForStatus(url, child, 90_000);
+    const management = new ManagementClient(url);
+    const apiKey = await provision(management, options.upstreamUrl);
+    return { child, url, apiKey, management, dataDir, logFile, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

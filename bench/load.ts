@@ -1,0 +1,46 @@
+import autocannon from 'autocannon';
+import type { RequestTarget } from './bench-request';
+
+export interface LoadResult {
+  /** 2xx answers completed inside the run */
+  completed: number;
+  /** non-2xx answers, connection errors and timeouts */
+  failed: number;
+  seconds: number;
+  /** full-response latencies of the 2xx answers, in ms (autocannon's own percentiles are whole ms) */
+  latencies: number[];
+}
+
+/** `connections` keep-alive connections, each sending the next request when the previous answer ends. */
+export function runLoad(target: RequestTarget, connections: number, seconds: number): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const startedAt = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: target.url,
+        method: 'POST',
+        headers: target.headers,
+        body: target.body,
+        connections,
+        duration: seconds,
+        timeout: 10,
+      },
+      (error, result) => {
+        if (error) {
+          reject(error);
+          return;
+        }
+        resolve({
+          completed: result['2xx'],
+          failed: result.non2xx + result.errors + result.timeouts,
+          seconds: Number(process.hrtime.bigint() - startedAt) / 1e9,
+          latencies,
+        });
+      },
+    );
+    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+    });
+  });
+}

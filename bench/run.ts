@@ -1,0 +1,102 @@
+import { execFileSync } from 'node:child_process';
+import { availableParallelism, cpus } from 'node:os';
+import { parseArgs } from 'node:util';
+import type { Mode } from './bench-request';
+import { checkBilling } from './billing-check';
+import { buildBenchChildren } from './build-children';
+import { checkAnswers } from './check-answers';
+import { DRIVER_CPU, startBenchProcesses } from './bench-processes';
+import { stopAllChildren } from './child-process';
+import { measureCell, type CellResult } from './measure';
+import { runProfile } from './profile';
+import { writeReadmeSection } from './readme-section';
+import { formatReport } from './report';
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '5' },
+    'ttfb-duration': { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '2' },
+    concurrency: { type: 'string', default: '1,32,256' },
+    profile: { type: 'boolean', default: false },
+    'write-readme': { type: 'boolean', default: false },
+  },
+});
+const seconds = Number(args.duration);
+const ttfbSeconds = Number(args['ttfb-duration']);
+const warmupSeconds = Number(args.warmup);
+const concurrencies = args.concurrency.split(',').map(Number);
+const MODES: Mode[] = ['json', 'stream'];
+
+function uptime(): string {
+  return execFileSync('uptime', { encoding: 'utf8' }).trim();
+}
+
+/** Driver and mock on core 0 (this process included), proxies on core 1: see bench-processes.ts. */
+function pinSelf(): void {
+  if (availableParallelism() < 2) {
+    console.warn('fewer than 2 cores: nothing is pinned, numbers mix driver and proxy');
+    return;
+  }
+  execFileSync('taskset', ['-a', '-cp', String(DRIVER_CPU), String(process.pid)], { stdio: 'ignore' });
+}
+
+function machineNote(before: string, after: string): string {
+  return [
+    `- ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus()[0]?.model ?? 'unknown CPU'}, ` +
+      `${cpus().length} cores, Node ${process.version}`,
+    `- ${seconds} s per cell (autocannon), ${ttfbSeconds} s TTFB run per streaming cell, ${warmupSeconds} s warm-up`,
+    `- \`uptime\` before: ${before}`,
+    `- \`uptime\` after: ${after}`,
+  ].join('\n');
+}
+
+async function measureAll(): Promise<void> {
+  const before = uptime();
+  const processes = await startBenchProcesses();
+  try {
+    for (const target of processes.targets) await checkAnswers(target);
+    console.log(`all three targets answer; warming up ${warmupSeconds} s per target and mode`);
+    for (const target of processes.targets) {
+      for (const mode of MODES) {
+        await measureCell(target, { mode, connections: 32, seconds: warmupSeconds, ttfbSeconds: 0.5 });
+      }
+    }
+    const results: CellResult[] = [];
+    for (const mode of MODES) {
+      for (const connections of concurrencies) {
+        // The three targets back to back per cell, so load from others on the machine hits them alike.
+        for (const target of processes.targets) {
+          const result = await measureCell(target, { mode, connections, seconds, ttfbSeconds });
+          results.push(result);
+          console.log(
+            `${mode} c=${connections} ${target.name}: ${result.rps.toFixed(0)} rps, ` +
+              `p50 ${result.latency.p50.toFixed(3)} ms, CPU ${result.cpuMicrosPerRequest?.toFixed(0) ?? '—'} µs/req` +
+              (result.failed + result.ttfbFailed > 0 ? `, ${result.failed + result.ttfbFailed} failed` : ''),
+          );
+        }
+      }
+    }
+    const billing = await checkBilling(processes.gateway);
+    const after = uptime();
+    const billingNote =
+      `- Gatehouse billing after the run: ${billing.billedRequests} requests billed, used quota ` +
+      `${billing.usedQuota}, consumption logs sum to ${billing.loggedQuota}` +
+      `${billing.usedQuota === billing.loggedQuota ? ' (equal)' : ' (**differ**)'}, ` +
+      `${billing.serverErrors} error lines in the server log`;
+    const report = `${machineNote(before, after)}\n${billingNote}\n\n${formatReport(results)}`;
+    console.log(`\n${report}\n`);
+    if (args['write-readme']) writeReadmeSection('results', report);
+  } finally {
+    await processes.stop();
+  }
+}
+
+pinSelf();
+await buildBenchChildren();
+try {
+  if (args.profile) await runProfile({ seconds, warmupSeconds, writeReadme: args['write-readme'] });
+  else await measureAll();
+} finally {
+  await stopAllChildren();
+}
