@@ -78,6 +78,9 @@ export function removeTrailingSlashes(url: string): string {
   return url.trim().replace(/\/+$/, '');
 }
 
+// This package compiles without DOM or Node types; browsers and Node both have the WHATWG URL class.
+declare const URL: new (input: string) => { protocol: string; hostname: string };
+
 export function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
