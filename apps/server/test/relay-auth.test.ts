@@ -46,7 +46,13 @@ describe('key authentication', () => {
   it('accepts the key as Bearer, x-api-key or api-key, with or without sk-', async () => {
     const user = await kit.createUser();
     const { key } = await kit.createKey(user.id);
-    for (const headers of [bearer(key), { 'x-api-key': key }, { 'api-key': key }, bearer(key.slice(3))]) {
+    const variants: Array<Record<string, string>> = [
+      bearer(key),
+      { 'x-api-key': key },
+      { 'api-key': key },
+      bearer(key.slice(3)),
+    ];
+    for (const headers of variants) {
       const answer = await call(headers);
       expect(answer.status).toBe(200);
     }
@@ -107,6 +113,35 @@ describe('key authentication', () => {
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     expect(row.status).toBe(TokenStatus.exhausted);
+  });
+
+  it('stops a key disabled a moment ago, although its lookup is cached', async () => {
+    const user = await kit.createUser();
+    for (const isUnlimited of [true, false]) {
+      const { id, key } = await kit.createKey(user.id, { isUnlimited });
+      expect((await call(bearer(key))).status).toBe(200);
+      await kit.test.context.db
+        .updateTable('tokens')
+        .set({ status: TokenStatus.disabled })
+        .where('id', '=', id)
+        .execute();
+      expect(await call(bearer(key))).toMatchObject({
+        status: 401,
+        error: { message: expect.stringContaining('disabled') },
+      });
+    }
+  });
+
+  it('stops a user disabled by an administrator at once', async () => {
+    const user = await kit.createUser();
+    const { key } = await kit.createKey(user.id);
+    expect((await call(bearer(key))).status).toBe(200);
+    await kit.test.context.db
+      .updateTable('users')
+      .set({ status: UserStatus.disabled })
+      .where('id', '=', user.id)
+      .execute();
+    expect(await call(bearer(key))).toMatchObject({ status: 403, error: { code: 'account_deactivated' } });
   });
 
   it('refuses the key of a disabled user', async () => {

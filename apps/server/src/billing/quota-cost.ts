@@ -3,7 +3,7 @@ import type { Pricing } from './pricing';
 
 /** Ratios are decimals (0.075 × 1000 = 75.00000000000001): round away float noise before ceil. */
 function ceilQuota(value: number): number {
-  return value <= 0 ? 0 : Math.ceil(Number(value.toFixed(6)));
+  return value <= 0 ? 0 : Math.ceil(Math.round(value * 1e6) / 1e6);
 }
 
 /**

@@ -1,12 +1,16 @@
 import type { FastifyRequest } from 'fastify';
 import { Role, TokenStatus, UserStatus, splitCommaList } from '@gatehouse/shared';
 import type { Db } from '../db/database';
+import { precompile } from '../billing/precompiled-query';
 import { checkTokenUsable } from '../tokens/token-status';
 import { createSubnetMatcher } from '../tokens/subnet';
+import type { KeyCache } from './key-cache';
 import { relayErrors } from './relay-error';
 
-/** Who is calling the relay: the key and its owner, as read for this request. */
+/** Who is calling the relay: the key and its owner. */
 export interface RelayCaller {
+  /** the key as presented, without `sk-` or a pinned channel */
+  key: string;
   tokenId: number;
   tokenName: string;
   isUnlimitedToken: boolean;
@@ -25,19 +29,8 @@ export interface RelayCaller {
   pinnedChannelId: number | null;
 }
 
-/** `Authorization: Bearer sk-…`, or the `x-api-key` / `api-key` headers other SDKs send. */
-function readPresentedKey(request: FastifyRequest): string {
-  const { authorization } = request.headers;
-  const presented =
-    typeof authorization === 'string' && authorization.trim() !== ''
-      ? authorization.trim().replace(/^Bearer\s+/i, '')
-      : (request.headers['x-api-key'] ?? request.headers['api-key']);
-  const key = (typeof presented === 'string' ? presented : '').trim();
-  return key.startsWith('sk-') ? key.slice(3) : key;
-}
-
-function findKeyRow(db: Db, key: string) {
-  return db
+const buildKeyQuery = (db: Db, key: string) =>
+  db
     .selectFrom('tokens')
     .innerJoin('users', 'users.id', 'tokens.user_id')
     .selectAll('tokens')
@@ -49,26 +42,39 @@ function findKeyRow(db: Db, key: string) {
       'users.quota as user_quota',
       'users.used_quota as user_used_quota',
     ])
-    .where('tokens.key', '=', key)
-    .executeTakeFirst();
+    .where('tokens.key', '=', key);
+
+export type KeyRow = NonNullable<Awaited<ReturnType<ReturnType<typeof buildKeyQuery>['executeTakeFirst']>>>;
+export type RelayKeyCache = KeyCache<KeyRow>;
+
+const keyQuery = precompile(buildKeyQuery, ['\u0000sample-key']);
+
+async function readKeyRow(db: Db, key: string): Promise<KeyRow | null> {
+  const result = await db.executeQuery<KeyRow>(keyQuery(db, key));
+  return result.rows[0] ?? null;
 }
 
-/**
- * Authenticates a relay call: the key exists and is enabled, not expired, not exhausted (an enabled key found
- * so is marked expired / exhausted), its owner is enabled, and the client address is inside the key's subnets.
- * The model check comes later, once the body is read.
- */
-export async function authenticateRelayKey(db: Db, request: FastifyRequest): Promise<RelayCaller> {
-  const presented = readPresentedKey(request);
-  if (presented === '') throw relayErrors.missingKey();
-  let row = await findKeyRow(db, presented);
-  let pinnedChannelId: number | null = null;
-  const pinned = row ? null : /^(.+)-(\d+)$/.exec(presented);
-  if (pinned) {
-    row = await findKeyRow(db, pinned[1]);
-    pinnedChannelId = Number(pinned[2]);
-  }
-  if (!row) throw relayErrors.invalidKey();
+/** `Authorization: Bearer sk-…`, or the `x-api-key` / `api-key` headers other SDKs send. */
+function readPresentedKey(request: FastifyRequest): string {
+  const { authorization } = request.headers;
+  const presented =
+    typeof authorization === 'string' && authorization.trim() !== ''
+      ? authorization.trim().replace(/^Bearer\s+/i, '')
+      : (request.headers['x-api-key'] ?? request.headers['api-key']);
+  const key = (typeof presented === 'string' ? presented : '').trim();
+  return key.startsWith('sk-') ? key.slice(3) : key;
+}
+
+async function findKeyRow(db: Db, keys: RelayKeyCache, key: string): Promise<KeyRow | null> {
+  const cached = keys.find(key);
+  if (cached) return cached;
+  const row = await readKeyRow(db, key);
+  if (row) keys.remember(key, row);
+  return row;
+}
+
+/** The key is enabled, unexpired and not exhausted (marked so when found), and its owner is enabled. */
+async function assertKeyUsable(db: Db, row: KeyRow): Promise<void> {
   const usability = await checkTokenUsable(db, row);
   if (!usability.usable) {
     throw usability.status === TokenStatus.exhausted
@@ -78,21 +84,13 @@ export async function authenticateRelayKey(db: Db, request: FastifyRequest): Pro
   if (row.user_status !== UserStatus.enabled) {
     throw relayErrors.forbidden('The account that owns this API key is disabled', 'account_deactivated');
   }
-  if (row.subnet.trim() !== '' && !createSubnetMatcher(row.subnet)(request.ip)) {
-    throw relayErrors.forbidden(
-      `This API key cannot be used from your address (${request.ip})`,
-      'ip_not_allowed',
-    );
-  }
-  if (pinnedChannelId !== null && row.user_role < Role.admin) {
-    throw relayErrors.forbidden(
-      'Only administrators can choose a channel with sk-KEY-CHANNELID',
-      'channel_pin_forbidden',
-    );
-  }
+}
+
+function toCaller(key: string, row: KeyRow, pinnedChannelId: number | null): RelayCaller {
   const models = splitCommaList(row.models);
   const groups = splitCommaList(row.user_group);
   return {
+    key,
     tokenId: row.id,
     tokenName: row.name,
     isUnlimitedToken: row.unlimited_quota === 1,
@@ -107,6 +105,59 @@ export async function authenticateRelayKey(db: Db, request: FastifyRequest): Pro
     groups: groups.length === 0 ? ['default'] : groups,
     pinnedChannelId,
   };
+}
+
+/**
+ * Authenticates a relay call: the key exists and is usable, its owner is enabled, and the client address is
+ * inside the key's subnets. The model check comes later, once the body is read.
+ */
+export async function authenticateRelayKey(
+  db: Db,
+  keys: RelayKeyCache,
+  request: FastifyRequest,
+): Promise<RelayCaller> {
+  const presented = readPresentedKey(request);
+  if (presented === '') throw relayErrors.missingKey();
+  let key = presented;
+  let row = await findKeyRow(db, keys, presented);
+  let pinnedChannelId: number | null = null;
+  const pinned = row ? null : /^(.+)-(\d+)$/.exec(presented);
+  if (pinned) {
+    key = pinned[1];
+    row = await findKeyRow(db, keys, key);
+    pinnedChannelId = Number(pinned[2]);
+  }
+  if (!row) throw relayErrors.invalidKey();
+  await assertKeyUsable(db, row);
+  if (row.subnet.trim() !== '' && !createSubnetMatcher(row.subnet)(request.ip)) {
+    throw relayErrors.forbidden(
+      `This API key cannot be used from your address (${request.ip})`,
+      'ip_not_allowed',
+    );
+  }
+  if (pinnedChannelId !== null && row.user_role < Role.admin) {
+    throw relayErrors.forbidden(
+      'Only administrators can choose a channel with sk-KEY-CHANNELID',
+      'channel_pin_forbidden',
+    );
+  }
+  return toCaller(key, row, pinnedChannelId);
+}
+
+/**
+ * After a refused reservation: the key as stored now. Throws when the key or its owner is no longer usable
+ * (disabled or expired since it was cached); otherwise answers the current balances for the message.
+ */
+export async function recheckKey(
+  db: Db,
+  keys: RelayKeyCache,
+  caller: RelayCaller,
+): Promise<{ userQuota: number; tokenRemainQuota: number }> {
+  keys.forget(caller.key);
+  const row = await readKeyRow(db, caller.key);
+  if (!row) throw relayErrors.invalidKey();
+  await assertKeyUsable(db, row);
+  return { userQuota: Number(row.user_quota), tokenRemainQuota: Number(row.remain_quota) };
 }
 
 /** The key's model list, when it has one, must contain the model. */

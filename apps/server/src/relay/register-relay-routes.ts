@@ -87,7 +87,7 @@ function registerV1Routes(scope: FastifyInstance, runtime: RelayRuntime): void {
   const { db } = runtime.context;
   const withKey = {
     onRequest: async (request: FastifyRequest) => {
-      request.relayCaller = await authenticateRelayKey(db, request);
+      request.relayCaller = await authenticateRelayKey(db, runtime.keys, request);
     },
   };
   type Json = { Body: RelayJsonBody };
@@ -184,7 +184,7 @@ export function registerRelayRoutes(app: FastifyInstance, context: AppContext): 
     async (scope) => {
       prepareScope(scope);
       scope.addHook('onRequest', async (request) => {
-        request.relayCaller = await authenticateRelayKey(context.db, request);
+        request.relayCaller = await authenticateRelayKey(context.db, runtime.keys, request);
       });
       registerDashboardBillingRoutes(scope, runtime);
     },

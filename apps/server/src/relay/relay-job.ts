@@ -12,7 +12,7 @@ import { refundQuota, reserveQuota, type QuotaHolder } from '../billing/quota-re
 import type { AdapterCapability, TokenUsage } from '../providers/provider-types';
 import { describeQuota } from '../users/register-user';
 import { toRelayChannel, type RelayChannel } from './channel-cache';
-import { assertModelAllowed, type RelayCaller } from './key-auth';
+import { assertModelAllowed, recheckKey, type RelayCaller } from './key-auth';
 import { RelayError, relayErrors } from './relay-error';
 import type { RelayRuntime } from './relay-runtime';
 
@@ -134,21 +134,24 @@ function holderOf(job: RelayJob): QuotaHolder {
 
 /** Holds `amount` on the user and the key before anything is sent upstream, or refuses the request. */
 export async function reserveForJob(job: RelayJob, amount: number): Promise<void> {
-  const { context } = job.runtime;
+  const { context, keys } = job.runtime;
   const shortfall = await reserveQuota(context.db, holderOf(job), amount);
+  if (shortfall === null) {
+    job.reserved = amount;
+    return;
+  }
+  // The key may have been disabled or expired since it was cached: that is the answer then.
+  const current = await recheckKey(context.db, keys, job.caller);
   if (shortfall === 'user') {
     throw relayErrors.insufficientQuota(
-      `Your balance (${describeQuota(context, job.caller.userQuota)}) is not enough for this request, which ` +
+      `Your balance (${describeQuota(context, current.userQuota)}) is not enough for this request, which ` +
         `reserves ${describeQuota(context, amount)} up front (lower max_tokens or top up)`,
     );
   }
-  if (shortfall === 'token') {
-    throw relayErrors.insufficientQuota(
-      `This API key's remaining quota (${describeQuota(context, job.caller.tokenRemainQuota)}) is not enough ` +
-        `for this request, which reserves ${describeQuota(context, amount)} up front`,
-    );
-  }
-  job.reserved = amount;
+  throw relayErrors.insufficientQuota(
+    `This API key's remaining quota (${describeQuota(context, current.tokenRemainQuota)}) is not enough ` +
+      `for this request, which reserves ${describeQuota(context, amount)} up front`,
+  );
 }
 
 /**

@@ -4,11 +4,14 @@ import type { AppContext } from '../context';
 import { SettlementLedger } from '../billing/settlement-ledger';
 import { sendQuotaReminder } from '../billing/quota-reminder';
 import { ChannelCache } from './channel-cache';
+import { KeyCache } from './key-cache';
+import type { RelayKeyCache } from './key-auth';
 
 /** The relay's long-lived parts, one set per context: built on first use, stopped with the context. */
 export interface RelayRuntime {
   context: AppContext;
   channels: ChannelCache;
+  keys: RelayKeyCache;
   ledger: SettlementLedger;
   /** keep-alive connection pools per upstream origin */
   dispatcher: Agent;
@@ -22,6 +25,8 @@ export function getRelayRuntime(context: AppContext, log: FastifyBaseLogger): Re
   if (existing) return existing;
   const channels = new ChannelCache(context.db, log);
   const stopListening = context.events.on('channelsChanged', () => void channels.reload());
+  const keys: RelayKeyCache = new KeyCache();
+  const stopListeningToUsers = context.events.on('userChanged', (userId) => keys.forgetUser(userId));
   const syncTimer = setInterval(() => void channels.reload(), context.config.syncFrequencySeconds * 1000);
   syncTimer.unref();
   const ledger = new SettlementLedger(
@@ -31,10 +36,11 @@ export function getRelayRuntime(context: AppContext, log: FastifyBaseLogger): Re
     (crossing) => void sendQuotaReminder(context.options, crossing, log),
   );
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, connect: { timeout: 10_000 } });
-  const runtime: RelayRuntime = { context, channels, ledger, dispatcher, log };
+  const runtime: RelayRuntime = { context, channels, keys, ledger, dispatcher, log };
   runtimes.set(context, runtime);
   context.closers.push(async () => {
     stopListening();
+    stopListeningToUsers();
     clearInterval(syncTimer);
     await ledger.close();
     await dispatcher.close();
