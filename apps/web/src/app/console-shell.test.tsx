@@ -83,4 +83,20 @@ describe('console shell', () => {
     expect(await screen.findByText(/Powered by Gatehouse/)).toBeInTheDocument();
     expect(screen.getAllByText('Gatehouse').length).toBeGreaterThan(0);
   });
+
+  it('announces a new version when the server runs another release than this console', async () => {
+    withServer(testStatus({ version: 'v99.0.0' }));
+    renderApp('/');
+    expect(await screen.findByText(/New version available: v99.0.0/)).toBeInTheDocument();
+  });
+
+  it('shows the loading placeholder while a page waits for its content', async () => {
+    mockApi({
+      'GET /api/status': envelope(testStatus()),
+      'GET /api/notice': envelope(''),
+      'GET /api/home_page_content': () => new Promise<Response>(() => {}),
+    });
+    renderApp('/');
+    expect(await screen.findByText('loading page ...')).toBeInTheDocument();
+  });
 });

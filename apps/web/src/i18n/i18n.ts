@@ -29,6 +29,11 @@ export function changeLanguage(language: Language): void {
   void i18n.changeLanguage(language);
 }
 
+// Registered before init so the page's lang attribute (fonts, screen readers) matches from the first paint.
+i18n.on('languageChanged', (language) => {
+  document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
+});
+
 void i18n.use(initReactI18next).init({
   resources: {
     en: { translation: loadMessages('en') },
@@ -39,10 +44,6 @@ void i18n.use(initReactI18next).init({
   // React escapes text already; translations never contain markup.
   interpolation: { escapeValue: false },
   returnNull: false,
-});
-
-i18n.on('languageChanged', (language) => {
-  document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
 });
 
 export default i18n;
