@@ -21,16 +21,20 @@ function isCriticalRoute(request: FastifyRequest): boolean {
   return route.startsWith('/api/oauth/') || CRITICAL_ROUTES.has(`${request.method} ${route}`);
 }
 
-/** The relay (/v1, /dashboard) is limited by its keys' quota, not here. */
+/**
+ * The relay (/v1, /dashboard) is limited by its keys' quota, not here. Hashed console assets are not counted
+ * either: they are immutable and cached for a year, and one lazy-loaded page fetches many of them.
+ */
 function classifyPath(url: string): 'api' | 'web' | null {
   const path = url.split('?')[0] ?? '/';
   if (path === '/api' || path.startsWith('/api/')) return 'api';
   if (path.startsWith('/v1/') || path === '/v1' || path.startsWith('/dashboard/')) return null;
+  if (path.startsWith('/assets/')) return null;
   return 'web';
 }
 
 /**
- * Per client address: GLOBAL_API_RATE_LIMIT on /api/* and GLOBAL_WEB_RATE_LIMIT on console pages and assets
+ * Per client address: GLOBAL_API_RATE_LIMIT on /api/* and GLOBAL_WEB_RATE_LIMIT on console pages
  * per 3 minutes, and CRITICAL_RATE_LIMIT per 20 minutes on the critical routes. Refusals are HTTP 429.
  * When the shared counter store (Redis) fails, requests pass: an outage must not lock everyone out.
  */
