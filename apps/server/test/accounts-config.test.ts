@@ -17,6 +17,16 @@ describe('account configuration', () => {
     });
   });
 
+  it("tells the console where GitHub's authorise page is, so a stand-in GitHub works end to end", async () => {
+    const test = await createTestApp({ GITHUB_OAUTH_BASE_URL: 'http://127.0.0.1:9000/' });
+    try {
+      const status = await test.app.inject({ url: '/api/status' });
+      expect(status.json().data.github_oauth_base_url).toBe('http://127.0.0.1:9000');
+    } finally {
+      await test.close();
+    }
+  });
+
   it('drops a trailing slash from the addresses', () => {
     expect(loadConfig({ GITHUB_API_BASE_URL: 'http://127.0.0.1:8080/' }).githubApiBaseUrl).toBe(
       'http://127.0.0.1:8080',

@@ -11,6 +11,9 @@ describe('OAuth authorise URLs', () => {
     expect(buildGitHubAuthorizeUrl('Iv1.abc', 'st&te')).toBe(
       'https://github.com/login/oauth/authorize?client_id=Iv1.abc&state=st%26te&scope=user%3Aemail',
     );
+    expect(buildGitHubAuthorizeUrl('Iv1.abc', 'xyz', 'http://127.0.0.1:9000/')).toBe(
+      'http://127.0.0.1:9000/login/oauth/authorize?client_id=Iv1.abc&state=xyz&scope=user%3Aemail',
+    );
   });
 
   it('sends Lark the redirect URI the server will use for the exchange', () => {

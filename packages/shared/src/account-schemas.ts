@@ -60,9 +60,19 @@ export const wechatCodeQuerySchema = z.object({
 });
 export type WeChatCodeQuery = z.infer<typeof wechatCodeQuerySchema>;
 
-/** Where the console sends the browser for GitHub sign-in; GitHub comes back to /oauth/github?code&state. */
-export function buildGitHubAuthorizeUrl(clientId: string, state: string): string {
-  return `https://github.com/login/oauth/authorize?${queryString({ client_id: clientId, state, scope: 'user:email' })}`;
+export const GITHUB_OAUTH_BASE_URL = 'https://github.com';
+
+/**
+ * Where the console sends the browser for GitHub sign-in; GitHub comes back to /oauth/github?code&state.
+ * `baseUrl` is the status `github_oauth_base_url` (the server's GITHUB_OAUTH_BASE_URL), else github.com.
+ */
+export function buildGitHubAuthorizeUrl(
+  clientId: string,
+  state: string,
+  baseUrl: string = GITHUB_OAUTH_BASE_URL,
+): string {
+  const query = queryString({ client_id: clientId, state, scope: 'user:email' });
+  return `${baseUrl.replace(/\/+$/, '')}/login/oauth/authorize?${query}`;
 }
 
 /** The callback Lark returns to; the server sends the same value when it exchanges the code. */

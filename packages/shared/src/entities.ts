@@ -112,6 +112,8 @@ export interface ServerStatus {
   turnstile_site_key: string;
   github_oauth: boolean;
   github_client_id: string;
+  /** Where GitHub's authorise page lives (GITHUB_OAUTH_BASE_URL); servers without it mean github.com. */
+  github_oauth_base_url?: string;
   wechat_login: boolean;
   wechat_qrcode: string;
   lark_client_id: string;

@@ -28,6 +28,7 @@ export function buildServerStatus(context: AppContext): ServerStatus {
     turnstile_site_key: options.get('TurnstileSiteKey'),
     github_oauth: options.getBoolean('GitHubOAuthEnabled'),
     github_client_id: options.get('GitHubClientId'),
+    github_oauth_base_url: context.config.githubOAuthBaseUrl,
     wechat_login: options.getBoolean('WeChatAuthEnabled'),
     wechat_qrcode: options.get('WeChatAccountQRCodeImageURL'),
     lark_client_id: options.get('LarkClientId'),
