@@ -70,7 +70,7 @@ export function getGroupRatio(options: OptionStore, group: string): number {
 }
 
 export function describePricing(pricing: Pricing): string {
-  const format = (value: number) => String(Number(value.toFixed(6)));
+  const format = (value: number) => String(Math.round(value * 1e6) / 1e6);
   return (
     `model ratio ${format(pricing.modelRatio)}, completion ratio ${format(pricing.completionRatio)}, ` +
     `group ratio ${format(pricing.groupRatio)}`

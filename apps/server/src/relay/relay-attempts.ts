@@ -51,7 +51,7 @@ export async function callChannel(
   adapter: ProviderAdapter,
   upstream: UpstreamRequest,
 ): Promise<AttemptOutcome<UpstreamResponse>> {
-  const response = await sendUpstream(job.runtime, upstream, job.abort.signal);
+  const response = await sendUpstream(job.runtime, upstream, job.abort);
   if (response.statusCode >= 200 && response.statusCode < 300) return { ok: true, value: response };
   const body = await readUpstreamBody(response);
   const details = adapter.readError(body);

@@ -11,9 +11,10 @@ import { describeConnectionFailure } from './upstream-failure';
 export interface Delivered {
   /** as the upstream reported it; null = count locally */
   usage: TokenUsage | null;
-  completionText: string;
-  /** the answer parsed, for JSON answers (null for streams) */
-  answer: unknown;
+  /** read only when usage is null (JSON answers parse the whole answer for it) */
+  readonly completionText: string;
+  /** the answer parsed, for JSON answers (null for streams); parsed on first read */
+  readonly answer: unknown;
   /** why the answer was cut short, when it was: billed for what was produced */
   interruption: 'client disconnected' | 'upstream stream interrupted' | null;
 }
@@ -38,8 +39,12 @@ export async function deliverJson(
     ok: true,
     value: {
       usage: answer.usage,
-      completionText: answer.completionText,
-      answer: answer.answer,
+      get completionText() {
+        return answer.completionText;
+      },
+      get answer() {
+        return answer.answer;
+      },
       interruption: null,
     },
   };

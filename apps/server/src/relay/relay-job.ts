@@ -15,6 +15,7 @@ import { toRelayChannel, type RelayChannel } from './channel-cache';
 import { assertModelAllowed, recheckKey, type RelayCaller } from './key-auth';
 import { RelayError, relayErrors } from './relay-error';
 import type { RelayRuntime } from './relay-runtime';
+import { ClientAbort } from './client-abort';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -43,7 +44,7 @@ export interface RelayJob {
   /** quota held by the reservation, returned or settled at the end */
   reserved: number;
   /** aborted when the client goes away: the upstream call is cancelled at once */
-  readonly abort: AbortController;
+  readonly abort: ClientAbort;
 }
 
 /** What a finished request is billed for. */
@@ -92,7 +93,7 @@ export async function startRelayJob(
   } else {
     await runtime.channels.ready();
     for (const candidate of caller.groups) {
-      channel = runtime.channels.pick(candidate, model, new Set());
+      channel = runtime.channels.pick(candidate, model, NONE_TRIED);
       if (channel) {
         group = candidate;
         break;
@@ -102,9 +103,10 @@ export async function startRelayJob(
   if (!channel) throw relayErrors.noChannel(model, group);
   const ratios = findModelRatios(runtime.context.options, model);
   if (!ratios) throw relayErrors.forbidden(unpricedModelMessage(model), 'model_price_unset');
-  const abort = new AbortController();
+  const abort = new ClientAbort();
+  // 'close' also follows a finished answer; only a close before the end means the client left.
   reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) abort.abort();
+    if (!reply.raw.writableEnded) abort.abort();
   });
   return {
     runtime,
@@ -123,6 +125,8 @@ export async function startRelayJob(
     abort,
   };
 }
+
+const NONE_TRIED: ReadonlySet<number> = new Set();
 
 function holderOf(job: RelayJob): QuotaHolder {
   return {
@@ -198,7 +202,7 @@ export function upstreamModelOf(job: RelayJob): string {
 }
 
 export function isClientGone(job: RelayJob): boolean {
-  return job.abort.signal.aborted;
+  return job.abort.isAborted;
 }
 
 /** Thrown when the client left: there is nobody to answer. */

@@ -1,5 +1,6 @@
+import type { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders } from 'node:http';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { UpstreamRequest } from '../providers/provider-types';
 import type { RelayRuntime } from './relay-runtime';
 
@@ -17,19 +18,36 @@ export interface UpstreamResponse {
 export async function sendUpstream(
   runtime: RelayRuntime,
   upstream: UpstreamRequest,
-  signal: AbortSignal,
+  signal: AbortSignal | EventEmitter,
 ): Promise<UpstreamResponse> {
   const timeout = runtime.context.config.relayTimeoutSeconds * 1000;
-  const response = await request(upstream.url, {
+  const { origin, path } = splitUrl(upstream.url);
+  const response = await runtime.dispatcher.request({
+    origin,
+    path,
     method: 'POST',
     headers: upstream.headers,
     body: upstream.body,
     signal,
-    dispatcher: runtime.dispatcher,
     headersTimeout: timeout,
     bodyTimeout: timeout,
   });
   return { statusCode: response.statusCode, headers: response.headers, body: response.body };
+}
+
+const splitUrls = new Map<string, { origin: string; path: string }>();
+const MAX_SPLIT_URLS = 1000;
+
+/** Upstream URLs repeat (one per channel and endpoint): parse each once instead of on every request. */
+function splitUrl(url: string): { origin: string; path: string } {
+  let split = splitUrls.get(url);
+  if (!split) {
+    const parsed = new URL(url);
+    split = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+    if (splitUrls.size >= MAX_SPLIT_URLS) splitUrls.clear();
+    splitUrls.set(url, split);
+  }
+  return split;
 }
 
 export async function readUpstreamBody(response: UpstreamResponse): Promise<Buffer> {

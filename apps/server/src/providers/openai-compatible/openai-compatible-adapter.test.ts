@@ -5,6 +5,7 @@ import { describeUpstreamError } from '../../relay/upstream-failure';
 import type { ChannelCredentials } from '../provider-types';
 import { convertOpenAIUsage } from './convert-openai-usage';
 import { createOpenAICompatibleAdapter, prefixedLayout } from './openai-compatible-adapter';
+import { findUsageObject } from './read-openai-response';
 
 const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url));
 const adapter = createOpenAICompatibleAdapter(prefixedLayout('openai', '/v1'));
@@ -36,6 +37,16 @@ describe('OpenAI-format answers', () => {
     const read = adapter.chat.readResponse(body);
     expect(read.body).toBe(body);
     expect(read.usage).toEqual({ promptTokens: 19, completionTokens: 10 });
+  });
+
+  it('finds the usage object alone, wherever it is, and never inside a string', () => {
+    expect(findUsageObject('{"a":1,"usage" : {"prompt_tokens":2,"details":{"x":"}"}}}')).toEqual({
+      prompt_tokens: 2,
+      details: { x: '}' },
+    });
+    expect(findUsageObject('{"usage":{"prompt_tokens":3},"choices":[]}')).toEqual({ prompt_tokens: 3 });
+    expect(findUsageObject('{"choices":[{"message":{"content":"say \\"usage\\": {1}"}}]}')).toBeUndefined();
+    expect(findUsageObject('{"usage":null}')).toBeUndefined();
   });
 
   it('has the tool call as text to count when the answer has no usage', () => {

@@ -10,16 +10,54 @@ function parseJson(body: Buffer | string): unknown {
   }
 }
 
-/** An OpenAI-format JSON answer: forwarded as it is, with its usage (the text is only read when asked). */
+const WHITESPACE = /\s/;
+
+/**
+ * The `usage` object of an answer, parsed on its own: OpenAI puts it last, so it is searched from the end and
+ * only its braces are parsed, not the whole answer (which may hold megabytes of embeddings or images).
+ * A quoted "usage" inside a string is escaped (\"usage\") and never matches. Undefined when absent.
+ */
+export function findUsageObject(text: string): unknown {
+  const at = text.lastIndexOf('"usage"');
+  if (at < 0) return undefined;
+  let start = at + 7;
+  while (WHITESPACE.test(text[start] ?? '')) start += 1;
+  if (text[start] !== ':') return undefined;
+  start += 1;
+  while (WHITESPACE.test(text[start] ?? '')) start += 1;
+  if (text[start] !== '{') return undefined;
+  let depth = 0;
+  for (let index = start; index < text.length; index += 1) {
+    const character = text[index];
+    if (character === '"') {
+      for (index += 1; index < text.length && text[index] !== '"'; index += 1)
+        if (text[index] === '\\') index += 1;
+    } else if (character === '{') depth += 1;
+    else if (character === '}') {
+      depth -= 1;
+      if (depth === 0) return parseJson(text.slice(start, index + 1)) ?? undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * An OpenAI-format JSON answer: forwarded as it is, with its usage. The whole answer is parsed only when
+ * the relay needs more than the usage (the text to count, the images to bill).
+ */
 export function readOpenAIResponse(body: Buffer): ReadResponse {
-  const answer = parseJson(body);
-  const usage = convertOpenAIUsage((answer as { usage?: unknown } | null)?.usage);
+  const text = body.toString('utf8');
+  let parsed: { value: unknown } | null = null;
+  const answer = () => (parsed ??= { value: parseJson(text) }).value;
+  const usage = convertOpenAIUsage(findUsageObject(text));
   return {
     body,
     usage,
-    answer,
+    get answer() {
+      return answer();
+    },
     get completionText() {
-      return extractCompletionText(answer);
+      return extractCompletionText(answer());
     },
   };
 }
