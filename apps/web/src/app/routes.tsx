@@ -23,6 +23,10 @@ export const appRoutes: AppRoute[] = [
   { path: '/chat', page: lazy(() => import('../features/home/chat-page')) },
   { path: '/login', page: lazy(() => import('../features/auth/login-page')) },
   { path: '/register', page: lazy(() => import('../features/auth/register-page')) },
+  { path: '/reset', page: lazy(() => import('../features/accounts/reset-request-page')) },
+  { path: '/user/reset', page: lazy(() => import('../features/accounts/reset-confirm-page')) },
+  { path: '/oauth/github', page: lazy(() => import('../features/accounts/github-callback-page')) },
+  { path: '/oauth/lark', page: lazy(() => import('../features/accounts/lark-callback-page')) },
   { path: '/channel', page: lazy(() => import('../features/channels/channels-page')), requiresLogin: true },
   {
     path: '/channel/add',

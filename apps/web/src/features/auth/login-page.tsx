@@ -12,11 +12,9 @@ import { translateError } from '../../components/translate-error';
 import { DEFAULT_ROOT_PASSWORD, DEFAULT_ROOT_USERNAME, login } from './auth-api';
 import { AuthCard } from './auth-card';
 import { loginFormSchema, type LoginFormValues } from './login-form-schema';
-import { OAuthButtons, type OAuthHandlers } from './oauth-buttons';
+import { useOAuthLogin } from '../accounts/use-oauth-login';
+import { OAuthButtons } from './oauth-buttons';
 import { redirectTarget } from './redirect-target';
-
-// Filled in by the accounts issue (OAuth callbacks and the WeChat QR dialog); until then the buttons stay disabled.
-const oauthHandlers: OAuthHandlers = {};
 
 export default function LoginPage() {
   const { t } = useTranslation();
@@ -26,6 +24,7 @@ export default function LoginPage() {
   const queryClient = useQueryClient();
   const status = useStatus();
   const { systemName } = useBranding();
+  const oauth = useOAuthLogin(status);
   const {
     register,
     handleSubmit,
@@ -96,7 +95,8 @@ export default function LoginPage() {
           </Button>
         </Stack>
       </form>
-      <OAuthButtons status={status} handlers={oauthHandlers} />
+      <OAuthButtons status={status} handlers={oauth.handlers} pending={oauth.pending} />
+      {oauth.dialog}
     </AuthCard>
   );
 }

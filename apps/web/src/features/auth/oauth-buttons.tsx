@@ -36,10 +36,12 @@ interface OAuthButtonsProps {
   status: ServerStatus | null;
   /** One handler per provider; a provider without one shows a disabled button. */
   handlers: OAuthHandlers;
+  /** the provider whose page is being opened */
+  pending?: OAuthProvider | null;
 }
 
 /** The third-party login buttons of SPEC §2, each shown only when the server enables it. */
-export function OAuthButtons({ status, handlers }: OAuthButtonsProps) {
+export function OAuthButtons({ status, handlers, pending = null }: OAuthButtonsProps) {
   const { t } = useTranslation();
   const enabled = status ? providers.filter((provider) => provider.isEnabled(status)) : [];
   if (enabled.length === 0) return null;
@@ -54,6 +56,7 @@ export function OAuthButtons({ status, handlers }: OAuthButtonsProps) {
             leftSection={<Icon size={18} />}
             onClick={handlers[id]}
             disabled={!handlers[id]}
+            loading={pending === id}
           >
             {t(label)}
           </Button>

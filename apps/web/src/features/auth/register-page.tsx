@@ -9,7 +9,9 @@ import { StorageKey } from '../../api/storage';
 import { useBranding, useStatus } from '../../api/status';
 import { showSuccess } from '../../api/toast';
 import { translateError } from '../../components/translate-error';
-import { register as registerUser, sendVerificationCode } from './auth-api';
+import { SendCodeButton, useVerificationCodeSender } from '../accounts/send-code-button';
+import { useTurnstile } from '../accounts/use-turnstile';
+import { register as registerUser } from './auth-api';
 import { AuthCard } from './auth-card';
 import { registerFormSchema, type RegisterFormValues } from './register-form-schema';
 
@@ -36,23 +38,21 @@ export default function RegisterPage() {
     defaultValues: { username: '', password: '', password2: '', email: '', verification_code: '' },
   });
 
+  const turnstile = useTurnstile();
+  const codeSender = useVerificationCodeSender(turnstile);
   const registration = useMutation({
-    mutationFn: (values: RegisterFormValues) =>
-      registerUser({ ...values, aff_code: localStorage.getItem(StorageKey.aff) ?? '' }),
+    mutationFn: ({ values, token }: { values: RegisterFormValues; token: string }) =>
+      registerUser({ ...values, aff_code: localStorage.getItem(StorageKey.aff) ?? '' }, token),
     onSuccess: () => {
       showSuccess(t('auth.register.success'));
       void navigate('/login');
     },
+    onError: () => turnstile.reset(),
   });
 
-  const codeRequest = useMutation({
-    mutationFn: (email: string) => sendVerificationCode(email),
-    onSuccess: () => showSuccess(t('auth.register.codeSent')),
-  });
-
-  const requestCode = () => {
-    const email = getValues('email').trim();
-    if (email) codeRequest.mutate(email);
+  const submit = (values: RegisterFormValues) => {
+    const token = turnstile.takeToken();
+    if (token !== null) registration.mutate({ values, token });
   };
 
   return (
@@ -68,7 +68,7 @@ export default function RegisterPage() {
         </Text>
       }
     >
-      <form onSubmit={handleSubmit((values) => registration.mutate(values))} noValidate>
+      <form onSubmit={handleSubmit(submit)} noValidate>
         <Stack gap="md">
           <TextInput
             label={t('auth.register.username')}
@@ -98,14 +98,11 @@ export default function RegisterPage() {
                 autoComplete="email"
                 rightSectionWidth={120}
                 rightSection={
-                  <Button
-                    size="compact-sm"
-                    variant="light"
-                    onClick={requestCode}
-                    loading={codeRequest.isPending}
-                  >
-                    {t('auth.register.sendCode')}
-                  </Button>
+                  <SendCodeButton
+                    onClick={() => codeSender.send(getValues('email'))}
+                    remaining={codeSender.remaining}
+                    isPending={codeSender.isPending}
+                  />
                 }
                 {...register('email')}
               />
@@ -116,6 +113,7 @@ export default function RegisterPage() {
               />
             </>
           )}
+          {turnstile.widget}
           <Button type="submit" fullWidth loading={registration.isPending}>
             {t('auth.register.submit')}
           </Button>

@@ -1,33 +1,110 @@
-import { SimpleGrid, TextInput } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Button, Group, SimpleGrid, TextInput } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { selfQueryOptions } from '../users/users-queries';
+import type { ServerStatus } from '@gatehouse/shared';
+import { useStatus } from '../../api/status';
+import { showSuccess } from '../../api/toast';
+import { bindWeChat } from '../accounts/accounts-api';
+import { EmailBindModal } from '../accounts/email-bind-modal';
+import { startGitHubOAuth, startLarkOAuth } from '../accounts/oauth-start';
+import { WeChatCodeModal } from '../accounts/wechat-code-modal';
+import { selfQueryOptions, userKeys } from '../users/users-queries';
 
-/**
- * The accounts bound to the signed-in user, read-only. The accounts feature adds the bind buttons here
- * (chat app, code hosting, workplace chat, e-mail).
- */
+type Dialog = 'email' | 'wechat' | null;
+
+/** The accounts bound to the signed-in user, each with its bind button when the server offers it (SPEC §2). */
 export function AccountBindings() {
   const { t } = useTranslation();
-  const { data: user } = useQuery(selfQueryOptions());
+  const status = useStatus();
+  const queryClient = useQueryClient();
+  // Lark binds in another window: coming back to this one shows the result.
+  const { data: user } = useQuery({ ...selfQueryOptions(), refetchOnWindowFocus: true });
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: userKeys.self() });
+
+  const redirect = useMutation({
+    mutationFn: ({ start, status }: { start: typeof startGitHubOAuth; status: ServerStatus }) =>
+      start(status),
+  });
+  const wechat = useMutation({
+    mutationFn: bindWeChat,
+    onSuccess: () => {
+      showSuccess(t('accounts.wechat.bound'));
+      setDialog(null);
+      void refresh();
+    },
+  });
+
   const bindings = [
-    { key: 'email', label: t('settings.personal.bindings.email'), value: user?.email },
-    { key: 'github', label: t('settings.personal.bindings.github'), value: user?.github_id },
-    { key: 'wechat', label: t('settings.personal.bindings.wechat'), value: user?.wechat_id },
-    { key: 'lark', label: t('settings.personal.bindings.lark'), value: user?.lark_id },
+    {
+      key: 'email',
+      label: t('settings.personal.bindings.email'),
+      value: user?.email,
+      action: t('accounts.bindings.email'),
+      onBind: () => setDialog('email'),
+    },
+    {
+      key: 'github',
+      label: t('settings.personal.bindings.github'),
+      value: user?.github_id,
+      action: t('accounts.bindings.github'),
+      onBind: status?.github_oauth ? () => redirect.mutate({ start: startGitHubOAuth, status }) : undefined,
+    },
+    {
+      key: 'wechat',
+      label: t('settings.personal.bindings.wechat'),
+      value: user?.wechat_id,
+      action: t('accounts.bindings.wechat'),
+      onBind: status?.wechat_login ? () => setDialog('wechat') : undefined,
+    },
+    {
+      key: 'lark',
+      label: t('settings.personal.bindings.lark'),
+      value: user?.lark_id,
+      action: t('accounts.bindings.lark'),
+      onBind: status?.lark_client_id ? () => redirect.mutate({ start: startLarkOAuth, status }) : undefined,
+    },
   ];
+
   return (
-    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-      {bindings.map((binding) => (
-        <TextInput
-          key={binding.key}
-          label={binding.label}
-          value={binding.value ?? ''}
-          placeholder={t('settings.personal.bindings.notBound')}
-          readOnly
-          variant="filled"
-        />
-      ))}
-    </SimpleGrid>
+    <>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+        {bindings.map((binding) => (
+          <Group key={binding.key} gap="xs" align="flex-end" wrap="nowrap">
+            <TextInput
+              flex={1}
+              miw={0}
+              label={binding.label}
+              value={binding.value ?? ''}
+              placeholder={t('settings.personal.bindings.notBound')}
+              readOnly
+              variant="filled"
+            />
+            {binding.onBind && (
+              <Button variant="light" onClick={binding.onBind} aria-label={binding.action}>
+                {t('accounts.bindings.bind')}
+              </Button>
+            )}
+          </Group>
+        ))}
+      </SimpleGrid>
+      <EmailBindModal
+        opened={dialog === 'email'}
+        onClose={() => setDialog(null)}
+        onBound={() => {
+          setDialog(null);
+          void refresh();
+        }}
+      />
+      <WeChatCodeModal
+        opened={dialog === 'wechat'}
+        onClose={() => setDialog(null)}
+        title={t('accounts.wechat.bindTitle')}
+        submitLabel={t('accounts.wechat.bind')}
+        isPending={wechat.isPending}
+        onSubmit={(code) => wechat.mutate(code)}
+      />
+    </>
   );
 }

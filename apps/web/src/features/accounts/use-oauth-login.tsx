@@ -1,0 +1,69 @@
+import { useState, type ReactNode } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { ServerStatus, User } from '@gatehouse/shared';
+import { forgetUserQueries, setStoredUser } from '../../api/session';
+import { showSuccess } from '../../api/toast';
+import type { OAuthHandlers, OAuthProvider } from '../auth/oauth-buttons';
+import { loginWithWeChat } from './accounts-api';
+import { startGitHubOAuth, startLarkOAuth } from './oauth-start';
+import { WeChatCodeModal } from './wechat-code-modal';
+
+/** Stores the user a third-party sign-in returned, as the password login does. */
+export function useCompleteLogin(): (user: User, destination: string) => void {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  return (user, destination) => {
+    forgetUserQueries(queryClient);
+    setStoredUser(user);
+    showSuccess(t('auth.login.success'));
+    void navigate(destination, { replace: true });
+  };
+}
+
+/** The login page's third-party buttons: GitHub in this window, Lark in a new one, WeChat in a dialog. */
+export function useOAuthLogin(status: ServerStatus | null): {
+  handlers: OAuthHandlers;
+  pending: OAuthProvider | null;
+  dialog: ReactNode;
+} {
+  const { t } = useTranslation();
+  const completeLogin = useCompleteLogin();
+  const [isWeChatOpen, setIsWeChatOpen] = useState(false);
+  const redirect = useMutation({
+    mutationFn: ({ provider, status }: { provider: 'github' | 'lark'; status: ServerStatus }) =>
+      provider === 'github' ? startGitHubOAuth(status) : startLarkOAuth(status),
+  });
+  const wechat = useMutation({
+    mutationFn: loginWithWeChat,
+    // SPEC §2: the chat-app login goes to the home page.
+    onSuccess: (user) => completeLogin(user, '/'),
+  });
+
+  const handlers: OAuthHandlers = status
+    ? {
+        github: () => redirect.mutate({ provider: 'github', status }),
+        lark: () => redirect.mutate({ provider: 'lark', status }),
+        wechat: () => setIsWeChatOpen(true),
+      }
+    : {};
+  const provider = redirect.variables?.provider ?? null;
+  // GitHub's button stays busy until the browser has left for GitHub.
+  const isLeaving = redirect.isPending || (redirect.isSuccess && provider === 'github');
+  return {
+    handlers,
+    pending: isLeaving ? provider : null,
+    dialog: (
+      <WeChatCodeModal
+        opened={isWeChatOpen}
+        onClose={() => setIsWeChatOpen(false)}
+        title={t('accounts.wechat.loginTitle')}
+        submitLabel={t('accounts.wechat.login')}
+        isPending={wechat.isPending}
+        onSubmit={(code) => wechat.mutate(code)}
+      />
+    ),
+  };
+}
