@@ -8,6 +8,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string | Buffer;
     connections?: number;
+    /** requests per second over all connections */
+    overallRate?: number;
     pipelining?: number;
     duration?: number;
     timeout?: number;

@@ -28,12 +28,22 @@ const common = {
 } as const;
 
 /**
- * Bundles the children. The gateway is built like apps/server/build.mjs builds dist/main.js (packages
- * external, @gatehouse/shared compiled in, source map beside it), but into bench/dist so the shared
- * dist/ other people test against is left alone; packages resolve from the root node_modules.
+ * The gateway, built like apps/server/build.mjs builds dist/main.js (packages external, @gatehouse/shared
+ * compiled in, source map beside it), but into bench/dist so the shared dist/ other people test against is
+ * left alone; packages resolve from the root node_modules.
  */
+function buildGateway(root: string, outfile: string) {
+  return build({
+    ...common,
+    entryPoints: [path.join(root, 'apps/server/src/main.ts')],
+    outfile,
+    sourcemap: true,
+    alias: { '@gatehouse/shared': path.join(root, 'packages/shared/src/index.ts') },
+  });
+}
+
+/** Bundles the mock, the floor, the preload and the gateway of serverRoot(). */
 export async function buildBenchChildren(): Promise<void> {
-  const root = serverRoot();
   await Promise.all([
     build({ ...common, entryPoints: [path.join(BENCH_DIR, 'mock-upstream.ts')], outfile: builtPaths.mock }),
     build({ ...common, entryPoints: [path.join(BENCH_DIR, 'floor-proxy.ts')], outfile: builtPaths.floor }),
@@ -42,14 +52,16 @@ export async function buildBenchChildren(): Promise<void> {
       entryPoints: [path.join(BENCH_DIR, 'exit-with-parent.ts')],
       outfile: builtPaths.exitWithParent,
     }),
-    build({
-      ...common,
-      entryPoints: [path.join(root, 'apps/server/src/main.ts')],
-      outfile: builtPaths.gateway,
-      sourcemap: true,
-      alias: { '@gatehouse/shared': path.join(root, 'packages/shared/src/index.ts') },
-    }),
+    buildGateway(serverRoot(), builtPaths.gateway),
   ]);
   // esbuild's service process would otherwise idle on the driver's core for the whole run.
   await stop();
+}
+
+/** One gateway bundle per server tree compared (compare.ts); answers their paths in order. */
+export async function buildComparedGateways(roots: string[]): Promise<string[]> {
+  const outfiles = roots.map((_, index) => path.join(BUILD_DIR, `gateway-${index}.mjs`));
+  await Promise.all(roots.map((root, index) => buildGateway(path.resolve(root), outfiles[index])));
+  await stop();
+  return outfiles;
 }

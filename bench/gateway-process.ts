@@ -25,6 +25,8 @@ export interface Gateway {
 export interface GatewayOptions {
   upstreamUrl: string;
   cpu: number;
+  /** the bundle to run; the one of this checkout (or BENCH_SERVER_ROOT) by default */
+  entry?: string;
   /** run the server with --cpu-prof; the .cpuprofile is written into dataDir when it stops */
   isProfiled?: boolean;
 }
@@ -93,7 +95,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       '--enable-source-maps',
       ...(options.isProfiled ? ['--cpu-prof', `--cpu-prof-dir=${dataDir}`] : []),
     ],
-    args: [builtPaths.gateway],
+    args: [options.entry ?? builtPaths.gateway],
     env: {
       PORT: String(port),
       SQL_DSN: '',

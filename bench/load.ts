@@ -44,3 +44,22 @@ export function runLoad(target: RequestTarget, connections: number, seconds: num
     });
   });
 }
+
+/** `rate` requests per second over 8 connections, whatever the target's speed; answers the 2xx count. */
+export function runFixedRate(target: RequestTarget, rate: number, seconds: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: target.url,
+        method: 'POST',
+        headers: target.headers,
+        body: target.body,
+        connections: 8,
+        overallRate: rate,
+        duration: seconds,
+        timeout: 10,
+      },
+      (error, result) => (error ? reject(error) : resolve(result['2xx'])),
+    );
+  });
+}

@@ -3,8 +3,9 @@ import { availableParallelism, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Mode } from './bench-request';
 import { checkBilling } from './billing-check';
-import { buildBenchChildren } from './build-children';
+import { buildBenchChildren, serverRoot } from './build-children';
 import { checkAnswers } from './check-answers';
+import { runComparison } from './compare';
 import { DRIVER_CPU, startBenchProcesses } from './bench-processes';
 import { stopAllChildren } from './child-process';
 import { measureCell, type CellResult } from './measure';
@@ -19,6 +20,10 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '2' },
     concurrency: { type: 'string', default: '1,32,256' },
     profile: { type: 'boolean', default: false },
+    compare: { type: 'string' },
+    mode: { type: 'string', default: 'json' },
+    rate: { type: 'string', default: '120' },
+    rounds: { type: 'string', default: '4' },
     'write-readme': { type: 'boolean', default: false },
   },
 });
@@ -41,10 +46,22 @@ function pinSelf(): void {
   execFileSync('taskset', ['-a', '-cp', String(DRIVER_CPU), String(process.pid)], { stdio: 'ignore' });
 }
 
+/** Which server was measured: the commit, and whether apps/server had uncommitted changes. */
+function serverVersion(): string {
+  const git = (...gitArgs: string[]) =>
+    execFileSync('git', ['-C', serverRoot(), ...gitArgs], { encoding: 'utf8' }).trim();
+  try {
+    const isDirty = git('status', '--porcelain', '--', 'apps/server', 'packages/shared') !== '';
+    return `server at ${git('rev-parse', '--short', 'HEAD')}${isDirty ? ' plus uncommitted changes' : ''}`;
+  } catch {
+    return `server from ${serverRoot()}`;
+  }
+}
+
 function machineNote(before: string, after: string): string {
   return [
     `- ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus()[0]?.model ?? 'unknown CPU'}, ` +
-      `${cpus().length} cores, Node ${process.version}`,
+      `${cpus().length} cores, Node ${process.version}, ${serverVersion()}`,
     `- ${seconds} s per cell (autocannon), ${ttfbSeconds} s TTFB run per streaming cell, ${warmupSeconds} s warm-up`,
     `- \`uptime\` before: ${before}`,
     `- \`uptime\` after: ${after}`,
@@ -96,7 +113,16 @@ pinSelf();
 await buildBenchChildren();
 try {
   if (args.profile) await runProfile({ seconds, warmupSeconds, writeReadme: args['write-readme'] });
-  else await measureAll();
+  else if (args.compare) {
+    const table = await runComparison({
+      variants: args.compare.split(','),
+      mode: args.mode === 'stream' ? 'stream' : 'json',
+      rate: Number(args.rate),
+      rounds: Number(args.rounds),
+      seconds,
+    });
+    console.log(`\n${uptime()}\n\n${table}\n`);
+  } else await measureAll();
 } finally {
   await stopAllChildren();
 }
