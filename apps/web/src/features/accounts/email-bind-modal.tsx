@@ -20,7 +20,7 @@ export function EmailBindModal({ opened, onClose, onBound }: EmailBindModalProps
   const { t } = useTranslation();
   const cooldown = useCooldown();
   return (
-    <Modal opened={opened} onClose={onClose} title={t('accounts.email.bindTitle')} centered>
+    <Modal opened={opened} onClose={onClose} title={t('accounts.emailBind.bindTitle')} centered>
       <EmailBindForm cooldown={cooldown} onClose={onClose} onBound={onBound} />
     </Modal>
   );
@@ -41,7 +41,7 @@ function EmailBindForm({
   const mutation = useMutation({
     mutationFn: ({ address, value }: { address: string; value: string }) => bindEmail(address, value),
     onSuccess: () => {
-      showSuccess(t('accounts.email.bound'));
+      showSuccess(t('accounts.emailBind.bound'));
       setCode('');
       onBound();
     },
@@ -80,7 +80,7 @@ function EmailBindForm({
       />
       {turnstile.widget}
       <TextInput
-        label={t('accounts.email.code')}
+        label={t('accounts.emailBind.code')}
         autoComplete="one-time-code"
         value={code}
         onChange={(event) => setCode(event.currentTarget.value)}
@@ -93,7 +93,7 @@ function EmailBindForm({
           {t('accounts.cancel')}
         </Button>
         <Button onClick={bind} loading={mutation.isPending}>
-          {t('accounts.email.bind')}
+          {t('accounts.emailBind.bind')}
         </Button>
       </Group>
     </Stack>

@@ -1,10 +1,11 @@
 import { buildGitHubAuthorizeUrl, buildLarkAuthorizeUrl, type ServerStatus } from '@gatehouse/shared';
 import { getOAuthState } from './accounts-api';
+import { leaveFor } from './leave-for';
 
 /** GitHub sign-in or binding: this window goes to GitHub's authorise page and comes back to /oauth/github. */
 export async function startGitHubOAuth(status: ServerStatus): Promise<void> {
   const state = await getOAuthState();
-  window.location.assign(
+  leaveFor(
     buildGitHubAuthorizeUrl(status.github_client_id, state, status.github_oauth_base_url || undefined),
   );
 }
