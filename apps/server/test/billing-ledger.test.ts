@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LogType } from '@gatehouse/shared';
 import { startOpenAIUpstream, type OpenAIUpstream } from './support/openai-upstream';
 import { startRelayKit, type RelayKit } from './support/relay-kit';
+import { startSmtpCatcher } from './support/smtp-catcher';
 
 let kit: RelayKit;
 let upstream: OpenAIUpstream;
@@ -140,5 +141,47 @@ describe('ledger under concurrency', () => {
     expect(Number(after.quota)).toBe(100_000);
     expect(Number(token.remain_quota)).toBe(50_000);
     upstream.behaviour = {};
+  });
+
+  it('e-mails the owner once when the balance falls to QuotaRemindThreshold', async () => {
+    const smtp = await startSmtpCatcher();
+    const { options } = kit.test.context;
+    try {
+      await options.set('SMTPServer', '127.0.0.1');
+      await options.set('SMTPPort', String(smtp.port));
+      await options.set('SMTPFrom', 'noreply@gatehouse.test');
+      await options.set('QuotaRemindThreshold', '1000');
+      await options.set('DisplayInCurrencyEnabled', 'false');
+      upstream.behaviour = { usage: { prompt: 300, completion: 0 } };
+      const user = await kit.createUser({ quota: 1_500 });
+      await kit.test.context.db
+        .updateTable('users')
+        .set({ email: 'owner@example.com' })
+        .where('id', '=', user.id)
+        .execute();
+      const client = kit.client((await kit.createKey(user.id)).key);
+      const ask = () =>
+        client.chat.completions.create({
+          model: 'ledger-model',
+          messages: [{ role: 'user', content: 'x' }],
+          max_tokens: 1,
+        });
+      // 1500 → 1200: still above; → 900: crossed; → 600: already below, no second mail.
+      for (let round = 0; round < 3; round += 1) {
+        await ask();
+        await kit.settle();
+      }
+      const mail = await smtp.nextMailTo('owner@example.com');
+      expect(mail.subject).toContain('running low');
+      expect(mail.text).toContain('900');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(smtp.messages.filter((message) => message.to.includes('owner@example.com'))).toHaveLength(1);
+    } finally {
+      await options.set('QuotaRemindThreshold', '0');
+      await options.set('DisplayInCurrencyEnabled', 'true');
+      await options.set('SMTPServer', '');
+      await smtp.close();
+      upstream.behaviour = {};
+    }
   });
 });
