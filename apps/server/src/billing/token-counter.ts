@@ -1,25 +1,31 @@
 import { readDataUrlImageSize, type ImageSize } from './image-dimensions';
 
 type Encoder = { countTokens(text: string): number };
-interface Encoders {
-  o200k: Encoder;
-  cl100k: Encoder;
-}
+type EncodingName = 'o200k' | 'cl100k';
 
-let encodersLoading: Promise<Encoders> | null = null;
+const loading = new Map<EncodingName, Promise<Encoder>>();
 
-/** gpt-tokenizer's tables take ~70 MB and ~0.3 s to load: only when the first request needs counting. */
-function loadEncoders(): Promise<Encoders> {
-  encodersLoading ??= Promise.all([
-    import('gpt-tokenizer/encoding/o200k_base'),
-    import('gpt-tokenizer/encoding/cl100k_base'),
-  ]).then(([o200k, cl100k]) => ({ o200k, cl100k }));
-  return encodersLoading;
+/**
+ * gpt-tokenizer's tables take tens of MB and ~0.3 s to load: each encoding only when the first request that
+ * needs it arrives (a gateway serving only GPT-4o-class models never loads cl100k).
+ */
+function loadEncoder(name: EncodingName): Promise<Encoder> {
+  let encoder = loading.get(name);
+  if (!encoder) {
+    encoder =
+      name === 'o200k'
+        ? import('gpt-tokenizer/encoding/o200k_base')
+        : import('gpt-tokenizer/encoding/cl100k_base');
+    loading.set(name, encoder);
+  }
+  return encoder;
 }
 
 /** Models of the GPT-4o generation onwards use o200k_base; everything else is counted with cl100k_base. */
-function usesO200k(model: string): boolean {
-  return /^(gpt-4o|chatgpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|o1|o3|o4|gpt-oss|openai\/gpt-oss)/.test(model);
+function encodingOf(model: string): EncodingName {
+  return /^(gpt-4o|chatgpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|o1|o3|o4|gpt-oss|openai\/gpt-oss)/.test(model)
+    ? 'o200k'
+    : 'cl100k';
 }
 
 /** ApproximateTokenEnabled: about four ASCII characters per token, one token per other character. */
@@ -60,14 +66,11 @@ export function countImageTokens(model: string, detail: unknown, size: ImageSize
 
 /** Counts tokens of OpenAI-format requests and answers for one model. */
 export class TokenCounter {
-  private readonly encoder: Encoder | null;
-
   constructor(
     private readonly model: string,
-    encoders: Encoders | null,
-  ) {
-    this.encoder = encoders ? (usesO200k(model) ? encoders.o200k : encoders.cl100k) : null;
-  }
+    /** null: ApproximateTokenEnabled */
+    private readonly encoder: Encoder | null,
+  ) {}
 
   text(text: string): number {
     if (text === '') return 0;
@@ -137,5 +140,5 @@ export class TokenCounter {
 
 /** A counter for the model: exact with gpt-tokenizer, or the approximation when ApproximateTokenEnabled. */
 export async function createTokenCounter(model: string, isApproximate: boolean): Promise<TokenCounter> {
-  return new TokenCounter(model, isApproximate ? null : await loadEncoders());
+  return new TokenCounter(model, isApproximate ? null : await loadEncoder(encodingOf(model)));
 }
