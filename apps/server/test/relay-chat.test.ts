@@ -237,4 +237,21 @@ describe('POST /v1/chat/completions (streaming)', () => {
     expect(name).toBe('get_weather');
     expect(JSON.parse(args)).toEqual({ city: 'Paris' });
   });
+
+  it('turns a JSON answer to a stream request into the stream the client asked for', async () => {
+    const user = await kit.createUser();
+    const { key } = await kit.createKey(user.id);
+    upstream.behaviour = { ignoreStream: true, usage: { prompt: 4, completion: 3 } };
+    const stream = await kit.client(key).chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks[0].choices[0].delta.content).toBe('Hello from alpha');
+    expect(chunks[chunks.length - 1].usage).toMatchObject({ prompt_tokens: 4, completion_tokens: 3 });
+    expect(await lastLog()).toMatchObject({ prompt_tokens: 4, completion_tokens: 3, is_stream: 1 });
+  });
 });

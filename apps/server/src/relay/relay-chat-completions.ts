@@ -73,14 +73,12 @@ export async function relayChatCompletions(
       });
       const called = await callChannel(job, adapter, upstream);
       if (!called.ok) return called;
-      return isStream
-        ? deliverStream(
-            job,
-            reply,
-            called.value,
-            text.createStreamReader({ clientWantsUsage: wantsStreamUsage(body) }),
-          )
-        : deliverJson(job, reply, called.value, text);
+      if (!isStream) return deliverJson(job, reply, called.value, text);
+      const clientWantsUsage = wantsStreamUsage(body);
+      return deliverStream(job, reply, called.value, text.createStreamReader({ clientWantsUsage }), {
+        capability: text,
+        clientWantsUsage,
+      });
     });
     const usage = answer.usage ?? { promptTokens, completionTokens: counter.text(answer.completionText) };
     const notes = answer.usage ? [] : ['usage counted locally'];

@@ -1,10 +1,11 @@
 import { once } from 'node:events';
 import type { FastifyReply } from 'fastify';
 import type { JsonCapability, StreamReader, TokenUsage } from '../providers/provider-types';
+import { answerToChunks } from './answer-to-chunks';
 import type { AttemptOutcome } from './relay-attempts';
 import { ClientGoneError, isClientGone, type RelayJob } from './relay-job';
 import { SseEventSplitter } from './sse-event-splitter';
-import { readUpstreamBody, type UpstreamResponse } from './upstream-call';
+import { headerText, readUpstreamBody, type UpstreamResponse } from './upstream-call';
 import { describeConnectionFailure } from './upstream-failure';
 
 /** What reached the client, for billing. */
@@ -50,6 +51,46 @@ export async function deliverJson(
   };
 }
 
+function startEventStream(reply: FastifyReply): void {
+  reply.hijack();
+  reply.raw.writeHead(200, {
+    ...(reply.getHeaders() as Record<string, string>),
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+}
+
+async function deliverWholeAsStream(
+  job: RelayJob,
+  reply: FastifyReply,
+  response: UpstreamResponse,
+  capability: JsonCapability,
+  clientWantsUsage: boolean,
+): Promise<AttemptOutcome<Delivered>> {
+  let body: Buffer;
+  try {
+    body = await readUpstreamBody(response);
+  } catch (error) {
+    if (isClientGone(job)) throw new ClientGoneError();
+    return { ok: false, failure: describeConnectionFailure(error) };
+  }
+  const answer = capability.readResponse(body);
+  startEventStream(reply);
+  const events = answerToChunks(answer.answer, clientWantsUsage).map((chunk) => `data: ${chunk}\n\n`);
+  reply.raw.end(`${events.join('')}data: [DONE]\n\n`);
+  return {
+    ok: true,
+    value: {
+      usage: answer.usage,
+      completionText: answer.completionText,
+      answer: null,
+      interruption: null,
+    },
+  };
+}
+
 /**
  * Streams an SSE answer to the client as it comes, event by event through the adapter's reader. Until the
  * first byte is written an upstream failure is retried on another channel; after it, the client gets an error
@@ -61,20 +102,18 @@ export async function deliverStream(
   reply: FastifyReply,
   response: UpstreamResponse,
   reader: StreamReader,
+  whole: { capability: JsonCapability; clientWantsUsage: boolean },
 ): Promise<AttemptOutcome<Delivered>> {
+  // Some OpenAI-compatible servers ignore `stream: true` and answer JSON: send it as the stream asked for.
+  if (headerText(response.headers, 'content-type').includes('json')) {
+    return deliverWholeAsStream(job, reply, response, whole.capability, whole.clientWantsUsage);
+  }
   const raw = reply.raw;
   const splitter = new SseEventSplitter();
   let isStarted = false;
 
   const start = () => {
-    reply.hijack();
-    raw.writeHead(200, {
-      ...(reply.getHeaders() as Record<string, string>),
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
+    startEventStream(reply);
     isStarted = true;
   };
 

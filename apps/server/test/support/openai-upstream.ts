@@ -35,6 +35,8 @@ export interface UpstreamBehaviour {
   usage?: UpstreamUsage;
   /** leave `usage` out of JSON answers (a proxy that strips it) */
   omitUsage?: boolean;
+  /** answer JSON even when the request asks for a stream (some OpenAI-compatible servers do) */
+  ignoreStream?: boolean;
   /** streams: 'asked' = usage chunk only with stream_options.include_usage (OpenAI); 'never'; 'always' */
   streamUsage?: 'asked' | 'never' | 'always';
 }
@@ -193,7 +195,8 @@ async function answer(
   const usage = behaviour.omitUsage ? {} : { usage: usageOf(behaviour) };
   if (path.endsWith('/chat/completions') || path.endsWith('/completions')) {
     const isChat = path.endsWith('/chat/completions');
-    if (body.stream === true) return streamChat(upstream, request, response, body, isChat);
+    if (body.stream === true && !behaviour.ignoreStream)
+      return streamChat(upstream, request, response, body, isChat);
     const choices = Array.from({ length: Number(body.n ?? 1) }, (_, index) =>
       isChat
         ? { index, message: chatMessage(upstream, body), finish_reason: 'stop' }
