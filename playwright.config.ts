@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { CONSOLE_PORT as PORT, STAND_IN_URL } from './e2e/support/stand-in-config';
 
 // Fixed so a failed run leaves no doubt where it ran; E2E_PORT lets two checkouts' runs coexist on one machine.
-const PORT = Number(process.env.E2E_PORT ?? 3917);
 const baseURL = `http://127.0.0.1:${PORT}`;
 
 // A fresh database per run, so root still has its first-start password. Workers re-read this file, and inherit
@@ -46,22 +46,35 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium' }],
-  webServer: {
-    command: 'node --import tsx apps/server/src/main.ts',
-    url: `${baseURL}/api/status`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(PORT),
-      SQLITE_PATH: process.env.E2E_SQLITE_PATH,
-      SESSION_SECRET: 'e2e-secret',
-      LOG_LEVEL: 'warn',
-      // Journeys log in and register far more often than a person would; the default limits would trip.
-      GLOBAL_WEB_RATE_LIMIT: '100000',
-      GLOBAL_API_RATE_LIMIT: '100000',
-      CRITICAL_RATE_LIMIT: '100000',
+  webServer: [
+    {
+      // SMTP and GitHub for the account journeys (e2e/support/stand-ins.ts).
+      command: 'node --import tsx e2e/support/stand-ins.ts',
+      url: `${STAND_IN_URL}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
     },
-  },
+    {
+      command: 'node --import tsx apps/server/src/main.ts',
+      url: `${baseURL}/api/status`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(PORT),
+        SQLITE_PATH: process.env.E2E_SQLITE_PATH,
+        SESSION_SECRET: 'e2e-secret',
+        LOG_LEVEL: 'warn',
+        // Journeys log in and register far more often than a person would; the default limits would trip.
+        GLOBAL_WEB_RATE_LIMIT: '100000',
+        GLOBAL_API_RATE_LIMIT: '100000',
+        CRITICAL_RATE_LIMIT: '100000',
+        GITHUB_OAUTH_BASE_URL: STAND_IN_URL,
+        GITHUB_API_BASE_URL: STAND_IN_URL,
+      },
+    },
+  ],
 });
