@@ -166,6 +166,11 @@ describe('models', () => {
     expect(models).toContain('gpt-35-azure');
     const one = await client.models.retrieve('gpt-4o-mini');
     expect(one).toMatchObject({ id: 'gpt-4o-mini', object: 'model', owned_by: 'OpenAI' });
+    const slashed = await fetch(`${kit.gatewayUrl}/v1/models/org/some-model`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(slashed.status).toBe(404);
+    expect(((await slashed.json()) as { error: { code: string } }).error.code).toBe('model_not_found');
     await expect(client.models.retrieve('no-such-model')).rejects.toMatchObject({
       status: 404,
       code: 'model_not_found',

@@ -46,8 +46,9 @@ export function registerRelayModelRoutes(scope: FastifyInstance, runtime: RelayR
     return { object: 'list', data };
   });
 
-  scope.get<{ Params: { model: string } }>('/models/:model', async (request) => {
-    const { model } = request.params;
+  // A wildcard, because model names may hold slashes (meta-llama/Llama-3.3-70B-Instruct-Turbo).
+  scope.get<{ Params: { '*': string } }>('/models/*', async (request) => {
+    const model = decodeURIComponent(request.params['*']);
     const channel = (await availableModels(request)).get(model);
     if (!channel) throw relayErrors.modelNotFound(model);
     return toOpenAIModel(model, channel);
