@@ -78,7 +78,7 @@ export async function startRelayKit(env: Record<string, string> = {}): Promise<R
       counter += 1;
       const key = `testkey${counter}x${Math.random().toString(36).slice(2, 12)}`;
       const now = Math.floor(Date.now() / 1000);
-      const result = await db
+      await db
         .insertInto('tokens')
         .values({
           user_id: userId,
@@ -93,8 +93,10 @@ export async function startRelayKit(env: Record<string, string> = {}): Promise<R
           models: options.models ?? '',
           subnet: options.subnet ?? '',
         })
-        .executeTakeFirstOrThrow();
-      return { id: Number(result.insertId), key: `sk-${key}` };
+        .execute();
+      // Read back by key: PostgreSQL reports no insert id.
+      const row = await db.selectFrom('tokens').select('id').where('key', '=', key).executeTakeFirstOrThrow();
+      return { id: row.id, key: `sk-${key}` };
     },
     async createChannel(options) {
       counter += 1;
@@ -112,8 +114,13 @@ export async function startRelayKit(env: Record<string, string> = {}): Promise<R
         other: options.other ?? '',
         created_time: Math.floor(Date.now() / 1000),
       };
-      const result = await db.insertInto('channels').values(values).executeTakeFirstOrThrow();
-      const id = Number(result.insertId);
+      await db.insertInto('channels').values(values).execute();
+      const { id } = await db
+        .selectFrom('channels')
+        .select('id')
+        .where('name', '=', values.name)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
       await rewriteAbilities(db, { id, ...values });
       test.context.events.emit('channelsChanged');
       return id;

@@ -1,0 +1,216 @@
+import { createConnection } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { FastifyBaseLogger } from 'fastify';
+import { LogType } from '@gatehouse/shared';
+import { loadConfig } from '../src/config/config';
+import { closeContext, createContext, type AppContext } from '../src/context';
+import { reserveQuota } from '../src/billing/quota-reservation';
+import { SettlementLedger } from '../src/billing/settlement-ledger';
+import { startOpenAIUpstream } from './support/openai-upstream';
+import { startRelayKit } from './support/relay-kit';
+
+/**
+ * The reservation and settlement on PostgreSQL and MySQL/MariaDB, when the machine runs them (127.0.0.1:5432
+ * and :3306): real connection pools, so racing reservations really run at once — also from two app instances.
+ */
+function isListening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    const answer = (isOpen: boolean) => {
+      socket.destroy();
+      resolve(isOpen);
+    };
+    socket.setTimeout(500);
+    socket.once('connect', () => answer(true));
+    socket.once('error', () => answer(false));
+    socket.once('timeout', () => answer(false));
+  });
+}
+
+let databaseCounter = 0;
+/** A database of its own for each test. */
+const nextDatabaseName = () =>
+  `gatehouse_billing_${process.pid}_${Date.now() % 100000}_${(databaseCounter += 1)}`;
+
+async function createPostgres(): Promise<{ dsn: string; drop: () => Promise<void> }> {
+  const databaseName = nextDatabaseName();
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${databaseName}`);
+  return {
+    dsn: `postgres://postgres@127.0.0.1:5432/${databaseName}`,
+    drop: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${databaseName}`);
+      await admin.end();
+    },
+  };
+}
+
+async function createMysql(): Promise<{ dsn: string; drop: () => Promise<void> }> {
+  const databaseName = nextDatabaseName();
+  const { createConnection: connect } = await import('mysql2/promise');
+  const admin = await connect({ host: '127.0.0.1', port: 3306, user: 'root' });
+  await admin.query(`CREATE DATABASE ${databaseName}`);
+  return {
+    dsn: `mysql://root@127.0.0.1:3306/${databaseName}`,
+    drop: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${databaseName}`);
+      await admin.end();
+    },
+  };
+}
+
+const servers = [
+  { name: 'PostgreSQL', port: 5432, create: createPostgres },
+  { name: 'MySQL', port: 3306, create: createMysql },
+];
+
+const cleanups: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups) await cleanup();
+});
+
+const silentLog = { error: () => undefined, warn: () => undefined } as unknown as FastifyBaseLogger;
+
+async function seed(context: AppContext, quota: number, remainQuota: number) {
+  const { db } = context;
+  const suffix = Math.random().toString(36).slice(2, 10);
+  const user = await db
+    .insertInto('users')
+    .values({ username: `u${suffix}`, password: 'x', aff_code: suffix, quota, created_at: 0 })
+    .executeTakeFirstOrThrow();
+  let userId = Number(user.insertId);
+  if (!userId) {
+    userId = (
+      await db.selectFrom('users').select('id').where('username', '=', `u${suffix}`).executeTakeFirstOrThrow()
+    ).id;
+  }
+  await db
+    .insertInto('tokens')
+    .values({ user_id: userId, key: `k${suffix}`, remain_quota: remainQuota })
+    .execute();
+  const token = await db
+    .selectFrom('tokens')
+    .select('id')
+    .where('key', '=', `k${suffix}`)
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('channels')
+    .values({ key: 'x', name: `c${suffix}` })
+    .execute();
+  const channel = await db
+    .selectFrom('channels')
+    .select('id')
+    .where('name', '=', `c${suffix}`)
+    .executeTakeFirstOrThrow();
+  return { userId, tokenId: token.id, channelId: channel.id, isUnlimitedToken: false };
+}
+
+async function balances(context: AppContext, holder: { userId: number; tokenId: number }) {
+  const user = await context.db
+    .selectFrom('users')
+    .select('quota')
+    .where('id', '=', holder.userId)
+    .executeTakeFirstOrThrow();
+  const token = await context.db
+    .selectFrom('tokens')
+    .select('remain_quota')
+    .where('id', '=', holder.tokenId)
+    .executeTakeFirstOrThrow();
+  return { user: Number(user.quota), token: Number(token.remain_quota) };
+}
+
+for (const server of servers) {
+  const reachable = await isListening(server.port);
+  describe.skipIf(!reachable)(`billing on ${server.name}`, () => {
+    it('never overdraws under racing reservations from two instances, and settles to zero exactly', async () => {
+      const database = await server.create();
+      cleanups.push(database.drop);
+      const config = loadConfig({ SQL_DSN: database.dsn, SESSION_SECRET: 'billing-database-test' });
+      const first = await createContext(config);
+      const second = await createContext({ ...config, isMasterNode: false });
+      cleanups.unshift(
+        () => closeContext(second),
+        () => closeContext(first),
+      );
+
+      const holder = await seed(first, 1000, 1000);
+      const results = await Promise.all(
+        Array.from({ length: 40 }, (_, index) =>
+          reserveQuota((index % 2 === 0 ? first : second).db, holder, 90),
+        ),
+      );
+      expect(results.filter((result) => result === null)).toHaveLength(11);
+      expect(await balances(first, holder)).toEqual({ user: 10, token: 10 });
+
+      // Settling costs above what was reserved takes the balances to zero, and the logs say what was charged.
+      const ledger = new SettlementLedger(
+        first.db,
+        silentLog,
+        () => 0,
+        () => undefined,
+      );
+      for (let index = 0; index < 11; index += 1) {
+        ledger.record({
+          holder,
+          channelId: holder.channelId,
+          reserved: 90,
+          cost: 95,
+          createdAt: 1,
+          log: {
+            user_id: holder.userId,
+            username: 'u',
+            token_name: 'k',
+            model_name: 'm',
+            prompt_tokens: 1,
+            completion_tokens: 1,
+            channel_id: holder.channelId,
+            elapsed_time: 1,
+            is_stream: 0,
+            request_id: `r${index}`,
+            content: '',
+          },
+        });
+      }
+      await ledger.close();
+      expect(await balances(first, holder)).toEqual({ user: 0, token: 0 });
+      const logs = await first.db
+        .selectFrom('logs')
+        .select('quota')
+        .where('user_id', '=', holder.userId)
+        .where('type', '=', LogType.consume)
+        .execute();
+      expect(logs.reduce((sum, log) => sum + Number(log.quota), 0)).toBe(1000);
+    });
+
+    it('relays and bills a chat completion end to end', async () => {
+      const database = await server.create();
+      cleanups.push(database.drop);
+      const upstream = await startOpenAIUpstream('sql', { usage: { prompt: 10, completion: 10 } });
+      const kit = await startRelayKit({ SQL_DSN: database.dsn });
+      cleanups.unshift(
+        () => upstream.close(),
+        () => kit.close(),
+      );
+      await kit.createChannel({ upstream, models: 'gpt-4o' });
+      const user = await kit.createUser({ quota: 100_000 });
+      const { key } = await kit.createKey(user.id, { isUnlimited: false, remainQuota: 50_000 });
+      const client = kit.client(key);
+      const completion = await client.chat.completions.create({
+        model: 'gpt-4o',
+        messages: [{ role: 'user', content: 'hi' }],
+      });
+      expect(completion.choices[0].message.content).toBe('Hello from sql');
+      const stream = await client.chat.completions.create({
+        model: 'gpt-4o',
+        messages: [{ role: 'user', content: 'hi' }],
+        stream: true,
+      });
+      for await (const chunk of stream) void chunk;
+      await kit.settle();
+      // (10 + 10 × 4) × 1.25 = 62.5 → 63 each.
+      expect(await kit.userQuota(user.id)).toBe(100_000 - 126);
+    });
+  });
+}
