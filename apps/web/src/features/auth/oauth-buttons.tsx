@@ -1,4 +1,4 @@
-import { Button, Divider, Group } from '@mantine/core';
+import { Button, Divider, Stack } from '@mantine/core';
 import { IconBrandGithub, IconBrandWechat, IconFeather, type Icon } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { ServerStatus } from '@gatehouse/shared';
@@ -48,11 +48,13 @@ export function OAuthButtons({ status, handlers, pending = null }: OAuthButtonsP
   return (
     <>
       <Divider label={t('auth.login.orContinueWith')} labelPosition="center" my="md" />
-      <Group grow gap="sm">
+      {/* One full-width button per row: three side by side truncate their labels on a phone. */}
+      <Stack gap="xs">
         {enabled.map(({ id, label, icon: Icon }) => (
           <Button
             key={id}
             variant="default"
+            fullWidth
             leftSection={<Icon size={18} />}
             onClick={handlers[id]}
             disabled={!handlers[id]}
@@ -61,7 +63,7 @@ export function OAuthButtons({ status, handlers, pending = null }: OAuthButtonsP
             {t(label)}
           </Button>
         ))}
-      </Group>
+      </Stack>
     </>
   );
 }
