@@ -215,6 +215,20 @@ describe('SettlementLedger', () => {
     expect(after.logs.every((quota, index) => quota >= Math.min(500, costs[index]))).toBe(true);
   });
 
+  it('waits in flush() for a settlement announced while its tokens are still being counted', async () => {
+    const holder = await seed(1000, 1000);
+    await reserveQuota(test.context.db, holder, 300);
+    const recorded = ledger.expectSettlement();
+    let isFlushed = false;
+    const flushing = ledger.flush().then(() => (isFlushed = true));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(isFlushed).toBe(false);
+    ledger.record(settlement(holder, 300, 120));
+    recorded();
+    await flushing;
+    expect(await read(holder)).toMatchObject({ quota: 880, remain: 880, logs: [120] });
+  });
+
   it('keeps counters without a log row when LogConsumeEnabled is off', async () => {
     const holder = await seed(1000, 0, true);
     await reserveQuota(test.context.db, holder, 100);

@@ -75,6 +75,9 @@ describe('embeddings and moderations', () => {
     const result = await client.moderations.create({ input: 'I like turtles' });
     expect(result.results[0].flagged).toBe(false);
     expect(upstream.received[0].url).toBe('/v1/moderations');
+    // The answer carries no usage: counted exactly at settlement (cl100k: "I", " like", " turtles"), not
+    // with the reservation's estimate (4).
+    expect(await lastLog()).toMatchObject({ model_name: 'omni-moderation-latest', prompt_tokens: 3 });
   });
 });
 

@@ -53,6 +53,8 @@ export class SettlementLedger {
   private queue: Settlement[] = [];
   private flushing: Promise<void> = Promise.resolve();
   private readonly timer: NodeJS.Timeout;
+  /** settlements announced but not recorded yet (their tokens are still being counted) */
+  private readonly expected = new Set<Promise<void>>();
 
   constructor(
     private readonly db: Db,
@@ -60,17 +62,36 @@ export class SettlementLedger {
     private readonly quotaRemindThreshold: () => number,
     private readonly onQuotaCrossing: (crossing: QuotaCrossing) => void,
   ) {
-    this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
+    this.timer = setInterval(() => void this.write(), FLUSH_INTERVAL_MS);
     this.timer.unref();
   }
 
   record(settlement: Settlement): void {
     this.queue.push(settlement);
-    if (this.queue.length >= MAX_BATCH) void this.flush();
+    if (this.queue.length >= MAX_BATCH) void this.write();
   }
 
-  /** Writes everything recorded so far; resolves when it is in the database. */
-  flush(): Promise<void> {
+  /**
+   * Announces a settlement that is recorded a little later (its tokens are being counted, which may first
+   * load the tokenizer): flush() and close() wait for it. Call the answer once it is recorded, or not needed.
+   */
+  expectSettlement(): () => void {
+    let done = () => {};
+    const recorded = new Promise<void>((resolve) => (done = resolve));
+    this.expected.add(recorded);
+    return () => {
+      this.expected.delete(recorded);
+      done();
+    };
+  }
+
+  /** Writes everything recorded or announced so far; resolves when it is in the database. */
+  async flush(): Promise<void> {
+    if (this.expected.size > 0) await Promise.all(this.expected);
+    await this.write();
+  }
+
+  private write(): Promise<void> {
     this.flushing = this.flushing.then(() => this.flushQueued());
     return this.flushing;
   }

@@ -1,9 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { computeReservation, computeTokenCost } from '../billing/quota-cost';
-import { createTokenCounter } from '../billing/token-counter';
 import { callChannel, runAttempts } from './relay-attempts';
 import { relayErrors } from './relay-error';
-import { finishRelayJob, reserveForJob, startRelayJob, upstreamModelOf, type BilledUsage } from './relay-job';
+import {
+  createSettlementCounter,
+  finishRelayJob,
+  reserveForJob,
+  startRelayJob,
+  upstreamModelOf,
+  type BilledUsage,
+} from './relay-job';
 import type { RelayMultipartBody } from './relay-request';
 import { parseMultipart, readBoundary, readTextPart, replaceTextPart } from './multipart-form';
 import { headerText, readUpstreamBody } from './upstream-call';
@@ -66,7 +72,7 @@ export async function relayAudioTranscriptions(
     });
     let usage = answer.usage;
     if (!usage) {
-      const counter = await createTokenCounter(model, options.getBoolean('ApproximateTokenEnabled'));
+      const counter = await createSettlementCounter(job);
       usage = { promptTokens: 0, completionTokens: counter.text(answer.completionText) };
     }
     billed = {

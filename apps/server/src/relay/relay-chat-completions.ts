@@ -1,9 +1,18 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { computeReservation, computeTokenCost } from '../billing/quota-cost';
-import { createTokenCounter } from '../billing/token-counter';
+import { createTokenEstimator, type TokenCounter } from '../billing/token-counter';
+import type { TokenUsage } from '../providers/provider-types';
 import { callChannel, runAttempts } from './relay-attempts';
 import { deliverJson, deliverStream } from './relay-delivery';
-import { finishRelayJob, reserveForJob, startRelayJob, upstreamModelOf, type BilledUsage } from './relay-job';
+import {
+  createSettlementCounter,
+  finishRelayJob,
+  reserveForJob,
+  startRelayJob,
+  upstreamModelOf,
+  type BilledUsage,
+  type RelayJob,
+} from './relay-job';
 import { readPositiveInteger, requireModel, type RelayJsonBody } from './relay-request';
 import { relayErrors } from './relay-error';
 import type { RelayRuntime } from './relay-runtime';
@@ -20,12 +29,35 @@ function wantsStreamUsage(body: Record<string, unknown>): boolean {
   );
 }
 
+function countPrompt(
+  counter: TokenCounter,
+  capability: 'chat' | 'completions',
+  body: RelayJsonBody['value'],
+) {
+  return capability === 'chat' ? counter.chatPrompt(body) : counter.input(body.prompt);
+}
+
+/** The upstream reported no usage (or the client left before it came): count both sides here. */
+async function countUsageLocally(
+  job: RelayJob,
+  capability: 'chat' | 'completions',
+  body: RelayJsonBody['value'],
+  completionText: string,
+): Promise<TokenUsage> {
+  const counter = await createSettlementCounter(job);
+  return {
+    promptTokens: countPrompt(counter, capability, body),
+    completionTokens: counter.text(completionText),
+  };
+}
+
 /**
  * POST /v1/chat/completions and the legacy POST /v1/completions, JSON or streamed.
  *
- * The story: read the model → pick a channel → count the prompt → reserve the worst case → build the upstream
- * request with the channel's adapter → call it → on failure retry on the next channel (the reservation stays)
- * → stream or send the answer → settle what it cost and write one log, or refund everything.
+ * The story: read the model → pick a channel → estimate the prompt (leaning high, no tokenizer) → reserve the
+ * worst case → build the upstream request with the channel's adapter → call it → on failure retry on the next
+ * channel (the reservation stays) → stream or send the answer → settle what it cost (counting tokens only when
+ * the upstream reported no usage) and write one log, or refund everything.
  */
 export async function relayChatCompletions(
   runtime: RelayRuntime,
@@ -45,8 +77,7 @@ export async function relayChatCompletions(
   const isStream = body.stream === true;
   const job = await startRelayJob(runtime, request, reply, { capability, model, isStream });
 
-  const counter = await createTokenCounter(model, options.getBoolean('ApproximateTokenEnabled'));
-  const promptTokens = capability === 'chat' ? counter.chatPrompt(body) : counter.input(body.prompt);
+  const promptEstimate = countPrompt(createTokenEstimator(model), capability, body);
   const maxTokens =
     readPositiveInteger(body, 'max_completion_tokens') ??
     readPositiveInteger(body, 'max_tokens') ??
@@ -54,7 +85,12 @@ export async function relayChatCompletions(
   const choices = readPositiveInteger(body, 'n') ?? 1;
   await reserveForJob(
     job,
-    computeReservation(job.pricing, options.getNumber('PreConsumedQuota'), promptTokens, maxTokens * choices),
+    computeReservation(
+      job.pricing,
+      options.getNumber('PreConsumedQuota'),
+      promptEstimate,
+      maxTokens * choices,
+    ),
   );
 
   let billed: BilledUsage | null = null;
@@ -80,7 +116,7 @@ export async function relayChatCompletions(
         clientWantsUsage,
       });
     });
-    const usage = answer.usage ?? { promptTokens, completionTokens: counter.text(answer.completionText) };
+    const usage = answer.usage ?? (await countUsageLocally(job, capability, body, answer.completionText));
     const notes = answer.usage ? [] : ['usage counted locally'];
     if (answer.interruption) notes.push(`${answer.interruption}: billed what was produced`);
     billed = { usage, cost: computeTokenCost(job.pricing, usage), notes };

@@ -1,10 +1,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { computeReservation, computeTokenCost } from '../billing/quota-cost';
-import { createTokenCounter } from '../billing/token-counter';
+import { createTokenEstimator } from '../billing/token-counter';
 import { callChannel, runAttempts } from './relay-attempts';
 import { deliverJson } from './relay-delivery';
 import { relayErrors } from './relay-error';
-import { finishRelayJob, reserveForJob, startRelayJob, upstreamModelOf, type BilledUsage } from './relay-job';
+import {
+  createSettlementCounter,
+  finishRelayJob,
+  reserveForJob,
+  startRelayJob,
+  upstreamModelOf,
+  type BilledUsage,
+} from './relay-job';
 import { readOptionalString, requireModel, type RelayJsonBody } from './relay-request';
 import type { RelayRuntime } from './relay-runtime';
 
@@ -13,7 +20,7 @@ const DEFAULT_MODERATION_MODEL = 'omni-moderation-latest';
 
 /**
  * POST /v1/embeddings and POST /v1/moderations: input only, billed on prompt tokens.
- * Read the model → pick a channel → count the input → reserve → call (retrying other channels) → send the
+ * Read the model → pick a channel → estimate the input → reserve → call (retrying other channels) → send the
  * answer → settle and log, or refund.
  */
 export async function relayEmbeddings(
@@ -32,11 +39,10 @@ export async function relayEmbeddings(
     throw relayErrors.invalidRequest('input is required', 'input');
   const job = await startRelayJob(runtime, request, reply, { capability, model, isStream: false });
 
-  const counter = await createTokenCounter(model, options.getBoolean('ApproximateTokenEnabled'));
-  const promptTokens = counter.input(body.input);
+  const promptEstimate = createTokenEstimator(model).input(body.input);
   await reserveForJob(
     job,
-    computeReservation(job.pricing, options.getNumber('PreConsumedQuota'), promptTokens, 0),
+    computeReservation(job.pricing, options.getNumber('PreConsumedQuota'), promptEstimate, 0),
   );
 
   let billed: BilledUsage | null = null;
@@ -55,7 +61,11 @@ export async function relayEmbeddings(
       const called = await callChannel(job, adapter, upstream);
       return called.ok ? deliverJson(job, reply, called.value, endpoint) : called;
     });
-    const usage = answer.usage ?? { promptTokens, completionTokens: 0 };
+    let usage = answer.usage;
+    if (!usage) {
+      const counter = await createSettlementCounter(job);
+      usage = { promptTokens: counter.input(body.input), completionTokens: 0 };
+    }
     billed = {
       usage,
       cost: computeTokenCost(job.pricing, usage),

@@ -5,11 +5,18 @@ import {
   supportedImageSizes,
 } from '../billing/image-pricing';
 import { computeImageCost, computeReservation, computeTokenCost } from '../billing/quota-cost';
-import { createTokenCounter } from '../billing/token-counter';
+import { createTokenEstimator } from '../billing/token-counter';
 import { callChannel, runAttempts } from './relay-attempts';
 import { deliverJson } from './relay-delivery';
 import { relayErrors } from './relay-error';
-import { finishRelayJob, reserveForJob, startRelayJob, upstreamModelOf, type BilledUsage } from './relay-job';
+import {
+  createSettlementCounter,
+  finishRelayJob,
+  reserveForJob,
+  startRelayJob,
+  upstreamModelOf,
+  type BilledUsage,
+} from './relay-job';
 import { readOptionalString, readPositiveInteger, type RelayJsonBody } from './relay-request';
 import type { RelayRuntime } from './relay-runtime';
 
@@ -51,13 +58,12 @@ export async function relayImages(
   const job = await startRelayJob(runtime, request, reply, { capability: 'images', model, isStream: false });
 
   const isTokenPriced = model.startsWith('gpt-image');
-  const counter = await createTokenCounter(model, options.getBoolean('ApproximateTokenEnabled'));
-  const promptTokens = counter.text(prompt);
+  const promptEstimate = createTokenEstimator(model).text(prompt);
   const worstOutput = estimateImageOutputTokens(size, quality) * images;
   await reserveForJob(
     job,
     isTokenPriced
-      ? computeReservation(job.pricing, options.getNumber('PreConsumedQuota'), promptTokens, worstOutput)
+      ? computeReservation(job.pricing, options.getNumber('PreConsumedQuota'), promptEstimate, worstOutput)
       : computeImageCost(job.pricing, images, multiplier),
   );
 
@@ -79,10 +85,11 @@ export async function relayImages(
     });
     const returned = countImages(answer.answer, images);
     if (isTokenPriced) {
-      const usage = answer.usage ?? {
-        promptTokens,
-        completionTokens: (worstOutput / images) * returned,
-      };
+      let usage = answer.usage;
+      if (!usage) {
+        const counter = await createSettlementCounter(job);
+        usage = { promptTokens: counter.text(prompt), completionTokens: (worstOutput / images) * returned };
+      }
       billed = { usage, cost: computeTokenCost(job.pricing, usage), notes: [`${returned} image(s)`] };
     } else {
       billed = {

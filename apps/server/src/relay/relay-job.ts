@@ -9,6 +9,7 @@ import {
   type Pricing,
 } from '../billing/pricing';
 import { refundQuota, reserveQuota, type QuotaHolder } from '../billing/quota-reservation';
+import { createTokenCounter, type TokenCounter } from '../billing/token-counter';
 import type { AdapterCapability, TokenUsage } from '../providers/provider-types';
 import { describeQuota } from '../users/register-user';
 import { toRelayChannel, type RelayChannel } from './channel-cache';
@@ -45,6 +46,8 @@ export interface RelayJob {
   reserved: number;
   /** aborted when the client goes away: the upstream call is cancelled at once */
   readonly abort: ClientAbort;
+  /** set while tokens are counted for the settlement: tells the ledger the job is settled */
+  settlementCounted: (() => void) | null;
 }
 
 /** What a finished request is billed for. */
@@ -123,6 +126,7 @@ export async function startRelayJob(
     triedChannelIds: new Set(),
     reserved: 0,
     abort,
+    settlementCounted: null,
   };
 }
 
@@ -164,6 +168,25 @@ export async function reserveForJob(job: RelayJob, amount: number): Promise<void
  * reservation goes back at once.
  */
 export async function finishRelayJob(job: RelayJob, billed: BilledUsage | null): Promise<void> {
+  try {
+    await settleJob(job, billed);
+  } finally {
+    job.settlementCounted?.();
+  }
+}
+
+/**
+ * Counts usage the upstream did not report, at settlement: exact with the model's tokenizer (loaded by the
+ * first such request, ~0.3 s), or approximate when ApproximateTokenEnabled. Until the job is settled, the
+ * ledger's flush() and close() wait for it, so a shutdown in the meantime loses nothing.
+ */
+export function createSettlementCounter(job: RelayJob): Promise<TokenCounter> {
+  job.settlementCounted ??= job.runtime.ledger.expectSettlement();
+  const { options } = job.runtime.context;
+  return createTokenCounter(job.model, options.getBoolean('ApproximateTokenEnabled'));
+}
+
+async function settleJob(job: RelayJob, billed: BilledUsage | null): Promise<void> {
   const { context, ledger } = job.runtime;
   if (!billed) {
     await refundQuota(context.db, holderOf(job), job.reserved);
