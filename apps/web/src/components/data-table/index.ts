@@ -2,3 +2,4 @@ export { DataTable, ROWS_PER_PAGE, type DataTableColumn, type DataTableProps } f
 export { SearchBox } from './search-box';
 export { useListUrlState, type ListUrlState } from './use-list-url-state';
 export { usePagedList, SERVER_PAGE_SIZE, type PagedList, type PagedListOptions } from './use-paged-list';
+export { pagingProps } from './paging-props';

@@ -5,7 +5,13 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DEFAULT_QUOTA_PER_UNIT } from '@gatehouse/shared';
 import { useStatus } from '../../api/status';
-import { DataTable, SearchBox, useListUrlState, usePagedList } from '../../components/data-table';
+import {
+  DataTable,
+  SearchBox,
+  useListUrlState,
+  usePagedList,
+  pagingProps,
+} from '../../components/data-table';
 import { PageTitle } from '../../components/page-title';
 import { channelKeys, listChannels, searchChannels } from './channels-queries';
 import { useChannelColumns } from './channels-table';
@@ -57,13 +63,8 @@ export default function ChannelsPage() {
       />
       <DataTable
         columns={columns}
-        rows={list.rows}
+        {...pagingProps(list, urlState)}
         rowKey={(channel) => channel.id}
-        isLoading={list.isLoading}
-        page={urlState.page}
-        onPageChange={urlState.setPage}
-        hasMore={list.hasMore}
-        onReachLastPage={list.loadMore}
         emptyText={t('channels.empty')}
         footer={
           <>

@@ -3,7 +3,6 @@ import { Badge, Text, Tooltip } from '@mantine/core';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import {
-  badgeFor,
   channelStatusBadges,
   findChannelType,
   formatQuota,
@@ -16,6 +15,7 @@ import type { DataTableColumn } from '../../components/data-table';
 import { ChannelRowActions } from './channel-row-actions';
 import { InlineNumberInput } from './inline-number-input';
 import type { ChannelActions } from './use-channel-actions';
+import { StatusBadge } from '../../components/status-badge';
 
 /** Badges keep their whole text: on a narrow screen the table scrolls rather than cutting labels. */
 const wholeLabel = { label: { overflow: 'visible' } } as const;
@@ -81,14 +81,7 @@ export function useChannelColumns(
       {
         key: 'status',
         header: header('status'),
-        render: (channel) => {
-          const badge = badgeFor(channelStatusBadges, channel.status);
-          return (
-            <Badge color={badge.color} tt="none" styles={wholeLabel}>
-              {t(badge.label)}
-            </Badge>
-          );
-        },
+        render: (channel) => <StatusBadge map={channelStatusBadges} value={channel.status} />,
         sortValue: (channel) => channel.status,
       },
       {

@@ -7,7 +7,7 @@ import { badgeFor, formatLogQuota, isAdminRole, logTypeBadges } from '@gatehouse
 import { useStoredUser } from '../../api/session';
 import { useStatus } from '../../api/status';
 import { showSuccess } from '../../api/toast';
-import { DataTable, useListUrlState, usePagedList } from '../../components/data-table';
+import { DataTable, useListUrlState, usePagedList, pagingProps } from '../../components/data-table';
 import { PageTitle } from '../../components/page-title';
 import { downloadTextFile } from '../redemptions/download-text-file';
 import { useQuotaDisplay } from '../users/use-quota-display';
@@ -79,13 +79,8 @@ export default function LogsPage() {
       />
       <DataTable
         columns={columns}
-        rows={list.rows}
+        {...pagingProps(list, urlState)}
         rowKey={(log) => log.id}
-        isLoading={list.isLoading}
-        page={urlState.page}
-        onPageChange={urlState.setPage}
-        hasMore={list.hasMore}
-        onReachLastPage={list.loadMore}
         emptyText={t('logs.empty')}
       />
     </>

@@ -2,7 +2,6 @@ import { useMemo } from 'react';
 import { Badge, Group, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import {
-  badgeFor,
   formatLogQuota,
   formatTimestamp,
   logTypeBadges,
@@ -10,6 +9,7 @@ import {
   type QuotaDisplay,
 } from '@gatehouse/shared';
 import type { DataTableColumn } from '../../components/data-table';
+import { StatusBadge } from '../../components/status-badge';
 
 // Table cells shrink to their content's narrowest width; a badge would otherwise be cut to "Consu…".
 const NO_SHRINK = { minWidth: 'max-content' };
@@ -53,14 +53,7 @@ export function useLogColumns(isAdmin: boolean, quotaDisplay: QuotaDisplay): Dat
       {
         key: 'type',
         header: header('type'),
-        render: (log) => {
-          const badge = badgeFor(logTypeBadges, log.type);
-          return (
-            <Badge color={badge.color} variant="light" tt="none" style={NO_SHRINK}>
-              {t(badge.label)}
-            </Badge>
-          );
-        },
+        render: (log) => <StatusBadge map={logTypeBadges} value={log.type} />,
         sortValue: (log) => log.type,
       },
       {

@@ -2,7 +2,13 @@ import { Button } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { DataTable, SearchBox, useListUrlState, usePagedList } from '../../components/data-table';
+import {
+  DataTable,
+  SearchBox,
+  useListUrlState,
+  usePagedList,
+  pagingProps,
+} from '../../components/data-table';
 import { PageTitle } from '../../components/page-title';
 import { useQuotaDisplay } from '../users/use-quota-display';
 import { listRedemptions, redemptionKeys, searchRedemptions } from './redemptions-queries';
@@ -35,13 +41,8 @@ export default function RedemptionsPage() {
       <SearchBox value={state.keyword} onSearch={state.setKeyword} placeholder={t('redemptions.search')} />
       <DataTable
         columns={columns}
-        rows={list.rows}
+        {...pagingProps(list, state)}
         rowKey={(redemption) => redemption.id}
-        isLoading={list.isLoading}
-        page={state.page}
-        onPageChange={state.setPage}
-        hasMore={list.hasMore}
-        onReachLastPage={list.loadMore}
         emptyText={t('redemptions.empty')}
         footer={
           <>

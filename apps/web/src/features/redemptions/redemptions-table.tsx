@@ -1,8 +1,7 @@
 import { useMemo } from 'react';
-import { Badge, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import {
-  badgeFor,
   formatRemainingQuota,
   formatTimestamp,
   redemptionStatusBadges,
@@ -12,9 +11,9 @@ import {
 import type { DataTableColumn } from '../../components/data-table';
 import { RedemptionRowActions } from './redemption-row-actions';
 import type { RedemptionActions } from './use-redemption-actions';
+import { StatusBadge } from '../../components/status-badge';
 
 // Table cells shrink to their content's narrowest width; a badge would otherwise be cut to "Ena…".
-const NO_SHRINK = { minWidth: 'max-content' };
 
 export function useRedemptionColumns(
   actions: RedemptionActions,
@@ -44,14 +43,7 @@ export function useRedemptionColumns(
       {
         key: 'status',
         header: header('status'),
-        render: (redemption) => {
-          const badge = badgeFor(redemptionStatusBadges, redemption.status);
-          return (
-            <Badge color={badge.color} variant="light" tt="none" style={NO_SHRINK}>
-              {t(badge.label)}
-            </Badge>
-          );
-        },
+        render: (redemption) => <StatusBadge map={redemptionStatusBadges} value={redemption.status} />,
         sortValue: (redemption) => redemption.status,
       },
       {

@@ -3,7 +3,13 @@ import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { TOKEN_ORDERS, type TokenOrder } from '@gatehouse/shared';
-import { DataTable, SearchBox, useListUrlState, usePagedList } from '../../components/data-table';
+import {
+  DataTable,
+  SearchBox,
+  useListUrlState,
+  usePagedList,
+  pagingProps,
+} from '../../components/data-table';
 import { PageTitle } from '../../components/page-title';
 import { useQuotaDisplay } from '../users/use-quota-display';
 import { listTokens, searchTokens, tokenKeys } from './tokens-queries';
@@ -64,13 +70,8 @@ export default function TokensPage() {
       </Group>
       <DataTable
         columns={columns}
-        rows={list.rows}
+        {...pagingProps(list, state)}
         rowKey={(token) => token.id}
-        isLoading={list.isLoading}
-        page={state.page}
-        onPageChange={state.setPage}
-        hasMore={list.hasMore}
-        onReachLastPage={list.loadMore}
         emptyText={t('tokens.empty')}
         footer={
           <>

@@ -2,7 +2,6 @@ import { useMemo } from 'react';
 import { Badge, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import {
-  badgeFor,
   formatRemainingQuota,
   formatTimestamp,
   NEVER_EXPIRES,
@@ -13,6 +12,7 @@ import {
 import type { DataTableColumn } from '../../components/data-table';
 import { TokenRowActions } from './token-row-actions';
 import type { TokenActions } from './use-token-actions';
+import { StatusBadge } from '../../components/status-badge';
 
 // Table cells shrink to their content's narrowest width; a badge would otherwise be cut to "Ena…".
 const NO_SHRINK = { minWidth: 'max-content' };
@@ -37,14 +37,7 @@ export function useTokenColumns(actions: TokenActions, quotaDisplay: QuotaDispla
       {
         key: 'status',
         header: header('status'),
-        render: (token) => {
-          const badge = badgeFor(tokenStatusBadges, token.status);
-          return (
-            <Badge color={badge.color} variant="light" tt="none" style={NO_SHRINK}>
-              {t(badge.label)}
-            </Badge>
-          );
-        },
+        render: (token) => <StatusBadge map={tokenStatusBadges} value={token.status} />,
         sortValue: (token) => token.status,
       },
       {

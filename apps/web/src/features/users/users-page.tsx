@@ -3,7 +3,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { userListOrders, type UserListOrder } from '@gatehouse/shared';
-import { SearchBox, useListUrlState, usePagedList } from '../../components/data-table';
+import { SearchBox, pagingProps, useListUrlState, usePagedList } from '../../components/data-table';
 import { PageTitle } from '../../components/page-title';
 import { UsersTable } from './users-table';
 import { listUsers, searchUsers, userKeys } from './users-queries';
@@ -60,14 +60,7 @@ export default function UsersPage() {
           disabled={state.keyword !== ''}
         />
       </Group>
-      <UsersTable
-        rows={list.rows}
-        isLoading={list.isLoading}
-        page={state.page}
-        onPageChange={state.setPage}
-        hasMore={list.hasMore}
-        onReachLastPage={list.loadMore}
-      />
+      <UsersTable {...pagingProps(list, state)} />
     </>
   );
 }

@@ -1,10 +1,11 @@
 import { Badge, Group, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { badgeFor, groupColor, roleLabelKey, userStatusBadges, type User } from '@gatehouse/shared';
+import { groupColor, roleLabelKey, userStatusBadges, type User } from '@gatehouse/shared';
 import { DataTable, type DataTableColumn, type DataTableProps } from '../../components/data-table';
 import { UserActions } from './user-actions';
 import { useFormatQuota } from './use-quota-display';
 import { splitGroupList } from './group-list';
+import { StatusBadge } from '../../components/status-badge';
 
 /** SPEC §9: usernames are shown truncated to 15 characters. */
 const USERNAME_SHOWN_LENGTH = 15;
@@ -87,14 +88,7 @@ export function UsersTable(props: UsersTableProps) {
       key: 'status',
       header: t('users.list.status'),
       sortValue: (user) => user.status,
-      render: (user) => {
-        const badge = badgeFor(userStatusBadges, user.status);
-        return (
-          <Badge color={badge.color} variant="light">
-            {t(badge.label)}
-          </Badge>
-        );
-      },
+      render: (user) => <StatusBadge map={userStatusBadges} value={user.status} />,
     },
     { key: 'actions', header: t('users.list.actions'), render: (user) => <UserActions user={user} /> },
   ];
