@@ -1,3 +1,4 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LogType } from '@gatehouse/shared';
 import { startOpenAIUpstream, type OpenAIUpstream } from './support/openai-upstream';
@@ -65,5 +66,44 @@ describe('client disconnect mid-stream', () => {
     expect(log.content).toContain('client disconnected');
     expect(log.quota).toBeGreaterThan(0);
     expect(await kit.userQuota(user.id)).toBe(1_000_000 - log.quota);
+  });
+});
+
+describe('a client that reads slowly', () => {
+  it('gets the whole stream in order: the relay waits for its socket instead of dropping or reordering', async () => {
+    // ~12 MB of answer: more than the loopback socket buffers hold while the client is not reading.
+    const bigWords = Array.from({ length: 200 }, (_, index) => `<${index}>${'x'.repeat(60_000)}`);
+    const big = await startOpenAIUpstream('big-talker', { words: bigWords });
+    try {
+      await kit.createChannel({ upstream: big, models: 'gpt-4o' });
+      const user = await kit.createUser({ quota: 1_000_000_000 });
+      const { key } = await kit.createKey(user.id);
+      const response = await new Promise<IncomingMessage>((resolve, reject) => {
+        const outgoing = httpRequest(`${kit.gatewayUrl}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        });
+        outgoing.on('response', resolve).on('error', reject);
+        outgoing.end(
+          JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'go' }], stream: true }),
+        );
+      });
+      expect(response.statusCode).toBe(200);
+      response.pause();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      let text = '';
+      response.setEncoding('utf8');
+      for await (const piece of response) text += piece as string;
+      const events = text.split('\n\n').filter((event) => event.startsWith('data: '));
+      expect(events[events.length - 1]).toBe('data: [DONE]');
+      const content = events
+        .slice(0, -1)
+        .map((event) => JSON.parse(event.slice(6)) as { choices: Array<{ delta?: { content?: string } }> })
+        .map((chunk) => chunk.choices[0]?.delta?.content ?? '')
+        .join('');
+      expect(content).toBe(bigWords.join(''));
+    } finally {
+      await big.close();
+    }
   });
 });

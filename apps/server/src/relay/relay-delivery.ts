@@ -1,4 +1,4 @@
-import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { JsonCapability, StreamReader, TokenUsage } from '../providers/provider-types';
 import { answerToChunks } from './answer-to-chunks';
@@ -91,6 +91,48 @@ async function deliverWholeAsStream(
   };
 }
 
+/** Resolves when the client's socket takes writes again, or is gone. */
+function waitForRoom(raw: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      raw.off('drain', done);
+      raw.off('close', done);
+      resolve();
+    };
+    raw.on('drain', done);
+    raw.on('close', done);
+  });
+}
+
+/**
+ * Hands each chunk of the upstream body to `handle` as it arrives, pausing the body while `handle` answers
+ * that the client's socket is full; resolves at the end, rejects on the body's error or `handle`'s.
+ * Listeners rather than `for await`, whose promise per chunk cost ~5 µs each (measured: 59 against 19 µs of
+ * CPU for an 8-chunk stream).
+ */
+function readChunks(body: UpstreamResponse['body'], handle: (chunk: Buffer) => Promise<void> | null) {
+  return new Promise<void>((resolve, reject) => {
+    body.on('data', (chunk: Buffer) => {
+      let waiting: Promise<void> | null;
+      try {
+        waiting = handle(chunk);
+      } catch (error) {
+        reject(error);
+        body.destroy();
+        return;
+      }
+      if (waiting) {
+        body.pause();
+        void waiting.then(() => body.resume());
+      }
+    });
+    body.once('end', resolve);
+    body.once('error', reject);
+    // After 'end' or 'error' this changes nothing; alone, the body was destroyed before its end.
+    body.once('close', () => reject(new Error('The upstream answer stopped before its end')));
+  });
+}
+
 /**
  * Streams an SSE answer to the client as it comes, event by event through the adapter's reader. Until the
  * first byte is written an upstream failure is retried on another channel; after it, the client gets an error
@@ -117,20 +159,20 @@ export async function deliverStream(
     isStarted = true;
   };
 
-  const forward = async (payloads: string[]) => {
+  /** Answers a promise when the client's socket is full: a slow client holds the upstream back. */
+  const forward = (payloads: string[]): Promise<void> | null => {
     let out = '';
     for (const data of payloads) {
       const result = reader.readEvent(data);
       for (const chunk of result.chunks) out += `data: ${chunk}\n\n`;
     }
-    if (out === '') return;
+    if (out === '') return null;
     if (!isStarted) start();
-    // A slow client holds the upstream back instead of filling memory.
-    if (!raw.write(out) && !raw.destroyed) await Promise.race([once(raw, 'drain'), once(raw, 'close')]);
+    return raw.write(out) || raw.destroyed ? null : waitForRoom(raw);
   };
 
   try {
-    for await (const chunk of response.body) await forward(splitter.push(chunk as Buffer));
+    await readChunks(response.body, (chunk) => forward(splitter.push(chunk)));
     await forward(splitter.end());
   } catch (error) {
     if (isClientGone(job)) {
