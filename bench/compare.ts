@@ -5,24 +5,45 @@ import { startGateway, type Gateway } from './gateway-process';
 import { runFixedRate } from './load';
 import { readCpuMicros, readPeakRssMb } from './proc-stats';
 
+/**
+ * A server tree to measure: `/path`, optionally with one option set through the API (`|Key=value`) and node
+ * flags for the gateway (`#--flag --flag=value`): `/path|Key=value#--flags`.
+ */
+export interface Variant {
+  root: string;
+  option: [string, string] | null;
+  nodeFlags: string[];
+}
+
+export function parseVariant(spec: string): Variant {
+  const [rest, flags = ''] = spec.split('#');
+  const [root, option] = rest.split('|');
+  const [key, value] = option?.split('=') ?? [];
+  return {
+    root,
+    option: key && value !== undefined ? [key, value] : null,
+    nodeFlags: flags.split(' ').filter(Boolean),
+  };
+}
+
+/** Starts the gateway of a variant built into `entry` and sets its option. */
+export async function startVariant(variant: Variant, entry: string, upstreamUrl: string): Promise<Gateway> {
+  const gateway = await startGateway({ upstreamUrl, cpu: PROXY_CPU, entry, nodeFlags: variant.nodeFlags });
+  if (variant.option) {
+    const [key, value] = variant.option;
+    await gateway.management.call('PUT', '/api/option/', { key, value });
+  }
+  return gateway;
+}
+
 export interface CompareOptions {
-  /** server trees, each optionally with one option set through the API: `/path` or `/path|Key=value` */
+  /** server trees as parseVariant reads them */
   variants: string[];
   mode: Mode;
   /** requests per second sent to each gateway */
   rate: number;
   rounds: number;
   seconds: number;
-}
-
-async function startVariant(spec: string, entry: string, upstreamUrl: string): Promise<Gateway> {
-  const gateway = await startGateway({ upstreamUrl, cpu: PROXY_CPU, entry });
-  const option = spec.split('|')[1];
-  if (option) {
-    const [key, value] = option.split('=');
-    await gateway.management.call('PUT', '/api/option/', { key, value });
-  }
-  return gateway;
 }
 
 /**
@@ -32,12 +53,13 @@ async function startVariant(spec: string, entry: string, upstreamUrl: string): P
  * reversed, and once with the same tree twice to see the method's own spread.
  */
 export async function runComparison(options: CompareOptions): Promise<string> {
-  const entries = await buildComparedGateways(options.variants.map((spec) => spec.split('|')[0]));
+  const variants = options.variants.map(parseVariant);
+  const entries = await buildComparedGateways(variants.map((variant) => variant.root));
   const mock = await startMock();
   const gateways: Gateway[] = [];
   try {
-    for (const [index, spec] of options.variants.entries()) {
-      gateways.push(await startVariant(spec, entries[index], mock.url));
+    for (const [index, variant] of variants.entries()) {
+      gateways.push(await startVariant(variant, entries[index], mock.url));
     }
     const targets = gateways.map((gateway) => buildRequestTarget(gateway.url, gateway.apiKey, options.mode));
     await Promise.all(targets.map((target) => runFixedRate(target, options.rate, 2)));

@@ -29,6 +29,8 @@ export interface GatewayOptions {
   entry?: string;
   /** run the server with --cpu-prof; the .cpuprofile is written into dataDir when it stops */
   isProfiled?: boolean;
+  /** more node flags (e.g. V8 heap sizing), to compare runtime settings */
+  nodeFlags?: string[];
 }
 
 async function findFreePort(): Promise<number> {
@@ -94,6 +96,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     nodeFlags: [
       '--enable-source-maps',
       ...(options.isProfiled ? ['--cpu-prof', `--cpu-prof-dir=${dataDir}`] : []),
+      ...(options.nodeFlags ?? []),
     ],
     args: [options.entry ?? builtPaths.gateway],
     env: {

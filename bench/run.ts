@@ -9,6 +9,7 @@ import { runComparison } from './compare';
 import { DRIVER_CPU, startBenchProcesses } from './bench-processes';
 import { stopAllChildren } from './child-process';
 import { measureCell, type CellResult } from './measure';
+import { runMemory } from './memory';
 import { runProfile } from './profile';
 import { writeReadmeSection } from './readme-section';
 import { formatReport } from './report';
@@ -20,6 +21,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '2' },
     concurrency: { type: 'string', default: '1,32,256' },
     profile: { type: 'boolean', default: false },
+    memory: { type: 'boolean', default: false },
     compare: { type: 'string' },
     mode: { type: 'string', default: 'json' },
     rate: { type: 'string', default: '120' },
@@ -113,7 +115,14 @@ pinSelf();
 await buildBenchChildren();
 try {
   if (args.profile) await runProfile({ seconds, warmupSeconds, writeReadme: args['write-readme'] });
-  else if (args.compare) {
+  else if (args.memory) {
+    const variants = args.compare?.split(',') ?? [
+      serverRoot(),
+      `${serverRoot()}|ApproximateTokenEnabled=true`,
+    ];
+    const table = await runMemory({ variants, seconds });
+    console.log(`\n${uptime()}\n\n${table}\n`);
+  } else if (args.compare) {
     const table = await runComparison({
       variants: args.compare.split(','),
       mode: args.mode === 'stream' ? 'stream' : 'json',
