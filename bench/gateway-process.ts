@@ -92,9 +92,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const child = spawnPinned({
     name: 'gateway',
     cpu: options.cpu,
-    // As `npm start` runs it (scripts/start.mjs).
+    // As `npm start` runs it: keep in sync with the flags in scripts/start.mjs.
     nodeFlags: [
       '--enable-source-maps',
+      '--heap-growing-percent=50',
       ...(options.isProfiled ? ['--cpu-prof', `--cpu-prof-dir=${dataDir}`] : []),
       ...(options.nodeFlags ?? []),
     ],

@@ -22,6 +22,16 @@ import { registerChannelTestRoutes } from './channels/channel-test-routes';
 import { registerRelayRoutes } from './relay/register-relay-routes';
 import { registerConsoleRoutes } from './web/console-routes';
 
+/**
+ * Request ids: a random prefix per process and a counter, unique across instances and far cheaper than
+ * random bytes per request (which were ~3% of the relay's CPU in the benchmark).
+ */
+function createRequestIdGenerator(): () => string {
+  const prefix = randomBytes(4).toString('hex');
+  let counter = 0;
+  return () => `${prefix}${(++counter).toString(36).padStart(6, '0')}`;
+}
+
 /** Fastify trusts "the nth hop" through a function; its types have no number form. */
 function toFastifyTrustProxy(
   trustProxy: Config['trustProxy'],
@@ -38,7 +48,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   const app = Fastify({
     logger: options.logger ?? false,
     routerOptions: { ignoreTrailingSlash: true },
-    genReqId: () => randomBytes(8).toString('hex'),
+    genReqId: createRequestIdGenerator(),
     bodyLimit: 32 * 1024 * 1024,
     // Behind a load balancer the client address (rate limits, key subnets) comes from X-Forwarded-For.
     trustProxy: toFastifyTrustProxy(context.config.trustProxy),

@@ -18,6 +18,8 @@ export async function registerConsoleRoutes(app: FastifyInstance, context: AppCo
       root,
       wildcard: false,
       index: false,
+      // Our setHeaders decides caching; the plugin's own max-age default would overwrite it.
+      cacheControl: false,
       setHeaders(response, filePath) {
         const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
         response.setHeader(
@@ -38,6 +40,7 @@ export async function registerConsoleRoutes(app: FastifyInstance, context: AppCo
     if (!hasConsole || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return reply.status(404).type('text/plain').send('Not found');
     }
-    return reply.header('Cache-Control', 'no-cache').sendFile('index.html', root);
+    // cacheControl: false keeps @fastify/static from replacing our header with its max-age default.
+    return reply.header('Cache-Control', 'no-cache').sendFile('index.html', root, { cacheControl: false });
   });
 }
