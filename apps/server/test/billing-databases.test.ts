@@ -1,4 +1,3 @@
-import { createConnection } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
 import { LogType } from '@gatehouse/shared';
@@ -8,64 +7,12 @@ import { reserveQuota } from '../src/billing/quota-reservation';
 import { SettlementLedger } from '../src/billing/settlement-ledger';
 import { startOpenAIUpstream } from './support/openai-upstream';
 import { startRelayKit } from './support/relay-kit';
+import { externalDatabaseServers, isListening } from './support/external-databases';
 
 /**
  * The reservation and settlement on PostgreSQL and MySQL/MariaDB, when the machine runs them (127.0.0.1:5432
  * and :3306): real connection pools, so racing reservations really run at once — also from two app instances.
  */
-function isListening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
-    const answer = (isOpen: boolean) => {
-      socket.destroy();
-      resolve(isOpen);
-    };
-    socket.setTimeout(500);
-    socket.once('connect', () => answer(true));
-    socket.once('error', () => answer(false));
-    socket.once('timeout', () => answer(false));
-  });
-}
-
-let databaseCounter = 0;
-/** A database of its own for each test. */
-const nextDatabaseName = () =>
-  `gatehouse_billing_${process.pid}_${Date.now() % 100000}_${(databaseCounter += 1)}`;
-
-async function createPostgres(): Promise<{ dsn: string; drop: () => Promise<void> }> {
-  const databaseName = nextDatabaseName();
-  const { default: pg } = await import('pg');
-  const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${databaseName}`);
-  return {
-    dsn: `postgres://postgres@127.0.0.1:5432/${databaseName}`,
-    drop: async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${databaseName}`);
-      await admin.end();
-    },
-  };
-}
-
-async function createMysql(): Promise<{ dsn: string; drop: () => Promise<void> }> {
-  const databaseName = nextDatabaseName();
-  const { createConnection: connect } = await import('mysql2/promise');
-  const admin = await connect({ host: '127.0.0.1', port: 3306, user: 'root' });
-  await admin.query(`CREATE DATABASE ${databaseName}`);
-  return {
-    dsn: `mysql://root@127.0.0.1:3306/${databaseName}`,
-    drop: async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${databaseName}`);
-      await admin.end();
-    },
-  };
-}
-
-const servers = [
-  { name: 'PostgreSQL', port: 5432, create: createPostgres },
-  { name: 'MySQL', port: 3306, create: createMysql },
-];
-
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
@@ -121,11 +68,11 @@ async function balances(context: AppContext, holder: { userId: number; tokenId: 
   return { user: Number(user.quota), token: Number(token.remain_quota) };
 }
 
-for (const server of servers) {
+for (const server of externalDatabaseServers) {
   const reachable = await isListening(server.port);
   describe.skipIf(!reachable)(`billing on ${server.name}`, () => {
     it('never overdraws under racing reservations from two instances, and settles to zero exactly', async () => {
-      const database = await server.create();
+      const database = await server.create('gatehouse_billing');
       cleanups.push(database.drop);
       const config = loadConfig({ SQL_DSN: database.dsn, SESSION_SECRET: 'billing-database-test' });
       const first = await createContext(config);
@@ -185,7 +132,7 @@ for (const server of servers) {
     });
 
     it('relays and bills a chat completion end to end', async () => {
-      const database = await server.create();
+      const database = await server.create('gatehouse_billing');
       cleanups.push(database.drop);
       const upstream = await startOpenAIUpstream('sql', { usage: { prompt: 10, completion: 10 } });
       const kit = await startRelayKit({ SQL_DSN: database.dsn });
