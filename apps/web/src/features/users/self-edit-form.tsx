@@ -1,4 +1,4 @@
-import { Button, Group, PasswordInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
@@ -9,6 +9,7 @@ import { showSuccess } from '../../api/toast';
 import { translateError } from '../../components/translate-error';
 import { selfEditFormSchema, type SelfEditFormValues } from './self-edit-form-schema';
 import { updateSelf, userKeys } from './users-queries';
+import { BoundAccountFields, ReadOnlyField } from './read-only-fields';
 
 export function SelfEditForm({ user }: { user: User }) {
   const { t } = useTranslation();
@@ -34,17 +35,10 @@ export function SelfEditForm({ user }: { user: User }) {
     },
   });
 
-  const readOnly = (value: string) => ({
-    value,
-    readOnly: true,
-    variant: 'filled' as const,
-    placeholder: t('users.self.notBound'),
-  });
-
   return (
     <form onSubmit={handleSubmit((values) => mutation.mutate(values))} noValidate>
       <Stack gap="md">
-        <TextInput label={t('users.self.username')} {...readOnly(user.username)} />
+        <ReadOnlyField label={t('users.self.username')} value={user.username} />
         <TextInput
           label={t('users.self.displayName')}
           autoComplete="nickname"
@@ -58,11 +52,7 @@ export function SelfEditForm({ user }: { user: User }) {
           error={translateError(t, errors.password)}
           {...register('password')}
         />
-        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
-          <TextInput label={t('users.self.githubId')} {...readOnly(user.github_id)} />
-          <TextInput label={t('users.self.wechatId')} {...readOnly(user.wechat_id)} />
-          <TextInput label={t('users.self.email')} {...readOnly(user.email)} />
-        </SimpleGrid>
+        <BoundAccountFields user={user} />
         <Group justify="flex-end">
           <Button type="submit" loading={mutation.isPending}>
             {t('users.self.submit')}

@@ -1,4 +1,4 @@
-import { Button, Group, NumberInput, PasswordInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Group, NumberInput, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
@@ -12,6 +12,7 @@ import { splitGroupList } from './group-list';
 import { useQuotaDisplay } from './use-quota-display';
 import { editUserFormSchema, type EditUserFormValues } from './user-form-schema';
 import { updateUser, userKeys } from './users-queries';
+import { BoundAccountFields, ReadOnlyField } from './read-only-fields';
 
 export function UserEditForm({ user }: { user: User }) {
   const { t } = useTranslation();
@@ -51,17 +52,11 @@ export function UserEditForm({ user }: { user: User }) {
   });
 
   const quota = watch('quota');
-  const readOnly = (value: string) => ({
-    value,
-    readOnly: true,
-    variant: 'filled' as const,
-    placeholder: t('users.self.notBound'),
-  });
 
   return (
     <form onSubmit={handleSubmit((values) => mutation.mutate(values))} noValidate>
       <Stack gap="md">
-        <TextInput label={t('users.form.username')} {...readOnly(user.username)} />
+        <ReadOnlyField label={t('users.form.username')} value={user.username} />
         <TextInput
           label={t('users.form.displayName')}
           autoComplete="off"
@@ -111,11 +106,7 @@ export function UserEditForm({ user }: { user: User }) {
             />
           )}
         />
-        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
-          <TextInput label={t('users.self.githubId')} {...readOnly(user.github_id)} />
-          <TextInput label={t('users.self.wechatId')} {...readOnly(user.wechat_id)} />
-          <TextInput label={t('users.self.email')} {...readOnly(user.email)} />
-        </SimpleGrid>
+        <BoundAccountFields user={user} />
         <Group justify="flex-end">
           <Button variant="default" component={Link} to="/user">
             {t('users.form.cancel')}
