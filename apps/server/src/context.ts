@@ -4,7 +4,7 @@ import { createDatabase, type Db } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { OptionStore } from './options/option-store';
 import { AppEventBus } from './events';
-import { VerificationCodes } from './auth/verification-codes';
+import type { VerificationCodeStore } from './auth/verification-codes';
 import { createAuthServices, type AuthServices } from './auth/auth-services';
 import { seedDatabase } from './users/seed';
 
@@ -13,8 +13,9 @@ export interface AppContext {
   config: Config;
   db: Db;
   options: OptionStore;
-  verificationCodes: VerificationCodes;
-  /** rate-limit counters and OAuth states (in Redis when configured) */
+  /** the same store as auth.verificationCodes (in Redis when configured) */
+  verificationCodes: VerificationCodeStore;
+  /** rate-limit counters, OAuth states and mailed codes (in Redis when configured) */
   auth: AuthServices;
   events: AppEventBus;
   /** background work to stop on close (timers, pools) */
@@ -27,12 +28,13 @@ export async function createContext(config: Config, logger?: FastifyBaseLogger):
   const options = new OptionStore(db);
   await options.reload();
   const closers: AppContext['closers'] = [];
+  const auth = createAuthServices(config, closers);
   const context: AppContext = {
     config,
     db,
     options,
-    verificationCodes: new VerificationCodes(),
-    auth: createAuthServices(config, closers),
+    verificationCodes: auth.verificationCodes,
+    auth,
     events: new AppEventBus(),
     closers,
   };

@@ -151,7 +151,7 @@ describe('GET /api/verification and registration with EmailVerificationEnabled',
     expect(smtp.messages.length).toBe(before);
 
     // Even a valid code (say, issued before the whitelist was switched on) does not get past it.
-    const code = test.context.verificationCodes.issue('register', 'mallory@elsewhere.org');
+    const code = await test.context.verificationCodes.issue('register', 'mallory@elsewhere.org');
     const registration = envelope(
       await register({
         username: 'mallory',

@@ -218,7 +218,7 @@ describe('register', () => {
   it('requires a valid one-time e-mail code when verification is on', async () => {
     await test.context.options.set('EmailVerificationEnabled', 'true');
     expect(envelope(await register({ username: 'dave', password: 'password1' })).success).toBe(false);
-    const code = test.context.verificationCodes.issue('register', 'dave@example.com');
+    const code = await test.context.verificationCodes.issue('register', 'dave@example.com');
     const payload = { username: 'dave', password: 'password1', email: 'dave@example.com' };
     expect(envelope(await register({ ...payload, verification_code: 'WRONG1' })).success).toBe(false);
     expect(envelope(await register({ ...payload, verification_code: code })).success).toBe(true);

@@ -2,20 +2,30 @@ import { Redis } from 'ioredis';
 import type { Config } from '../config/config';
 import { MemoryOAuthStateStore, RedisOAuthStateStore, type OAuthStateStore } from './oauth-state';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './rate-limiter';
+import {
+  MemoryVerificationCodes,
+  RedisVerificationCodes,
+  type VerificationCodeStore,
+} from './verification-codes';
 
-/** Short-lived shared state of sign-in: rate-limit counters and OAuth states. */
+/** Short-lived shared state of sign-in: rate-limit counters, OAuth states and mailed codes. */
 export interface AuthServices {
   rateLimiter: RateLimiter;
   oauthStates: OAuthStateStore;
+  verificationCodes: VerificationCodeStore;
 }
 
 /**
- * In-process for a single instance; in Redis when REDIS_CONN_STRING is set, so that limits and OAuth
- * callbacks work whichever instance a request lands on.
+ * In-process for a single instance; in Redis when REDIS_CONN_STRING is set, so that limits, OAuth
+ * callbacks and mailed codes work whichever instance a request lands on.
  */
 export function createAuthServices(config: Config, closers: Array<() => Promise<void> | void>): AuthServices {
   if (config.redisConnString === '') {
-    return { rateLimiter: new MemoryRateLimiter(), oauthStates: new MemoryOAuthStateStore() };
+    return {
+      rateLimiter: new MemoryRateLimiter(),
+      oauthStates: new MemoryOAuthStateStore(),
+      verificationCodes: new MemoryVerificationCodes(),
+    };
   }
   const redis = new Redis(config.redisConnString, {
     // Fail fast instead of queueing requests behind a dead Redis.
@@ -28,5 +38,9 @@ export function createAuthServices(config: Config, closers: Array<() => Promise<
   closers.push(async () => {
     await redis.quit().catch(() => redis.disconnect());
   });
-  return { rateLimiter: new RedisRateLimiter(redis), oauthStates: new RedisOAuthStateStore(redis) };
+  return {
+    rateLimiter: new RedisRateLimiter(redis),
+    oauthStates: new RedisOAuthStateStore(redis),
+    verificationCodes: new RedisVerificationCodes(redis),
+  };
 }

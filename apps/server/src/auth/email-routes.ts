@@ -36,7 +36,7 @@ export function registerEmailRoutes(app: FastifyInstance, context: AppContext): 
     const { email } = parseWith(emailRequestQuerySchema, request.query);
     await verifyTurnstile(context, request);
     assertEmailDomainAllowed(options, email);
-    const code = verificationCodes.issue('register', email);
+    const code = await verificationCodes.issue('register', email);
     const mail = composeMail(email, `${systemName()} e-mail verification`, [
       `Hello, you are verifying this e-mail address for ${systemName()}.`,
       `Your verification code is: ${code}`,
@@ -53,7 +53,7 @@ export function registerEmailRoutes(app: FastifyInstance, context: AppContext): 
     const user = await findUserByEmail(db, email);
     const subject = `${systemName()} password reset`;
     if (user) {
-      const token = verificationCodes.issue('reset', email);
+      const token = await verificationCodes.issue('reset', email);
       const link = new URL(`${publicAddress(context, request)}/user/reset`);
       link.searchParams.set('email', email);
       link.searchParams.set('token', token);
@@ -76,7 +76,7 @@ export function registerEmailRoutes(app: FastifyInstance, context: AppContext): 
   app.post('/api/user/reset', async (request) => {
     const { email, token } = parseWith(passwordResetRequestSchema, request.body);
     const invalid = 'The reset link is invalid or has expired';
-    if (!verificationCodes.consume('reset', email, token)) fail(invalid);
+    if (!(await verificationCodes.consume('reset', email, token))) fail(invalid);
     const user = await findUserByEmail(db, email);
     if (!user) fail(invalid);
     const password = randomText(NEW_PASSWORD_LENGTH);
@@ -93,7 +93,7 @@ export function registerEmailRoutes(app: FastifyInstance, context: AppContext): 
     const user = currentUser(request);
     const { email, code } = parseWith(emailBindQuerySchema, request.query);
     assertEmailDomainAllowed(options, email);
-    if (!verificationCodes.consume('bind', email, code)) {
+    if (!(await verificationCodes.consume('bind', email, code))) {
       fail('The verification code is wrong or has expired');
     }
     await assertEmailAvailable(db, email, user.id);
@@ -101,12 +101,18 @@ export function registerEmailRoutes(app: FastifyInstance, context: AppContext): 
     return ok(undefined, 'Email account bound successfully!');
   });
 
-  async function sendOrRevoke(request: FastifyRequest, mail: Mail, revoke: () => void): Promise<void> {
+  async function sendOrRevoke(
+    request: FastifyRequest,
+    mail: Mail,
+    revoke: () => Promise<void>,
+  ): Promise<void> {
     try {
       await sendMail(options, mail, request.log);
     } catch (error) {
-      // A code nobody received must not stay valid.
-      revoke();
+      // A code nobody received must not stay valid. The mail error is the one the user needs to see.
+      await revoke().catch((revokeError: unknown) =>
+        request.log.error({ err: revokeError }, 'could not withdraw a code whose mail failed'),
+      );
       throw error;
     }
   }

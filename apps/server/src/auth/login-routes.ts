@@ -53,7 +53,7 @@ export function registerLoginRoutes(app: FastifyInstance, context: AppContext): 
         fail('Please enter your e-mail address and verification code');
       email = input.email.toLowerCase();
       assertEmailDomainAllowed(options, email);
-      if (!context.verificationCodes.consume('register', email, input.verification_code)) {
+      if (!(await context.verificationCodes.consume('register', email, input.verification_code))) {
         fail('The verification code is wrong or has expired');
       }
       await assertEmailAvailable(db, email);

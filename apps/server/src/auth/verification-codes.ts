@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import { randomText } from './password';
 
 export type VerificationPurpose = 'register' | 'bind' | 'reset';
@@ -5,54 +6,110 @@ export type VerificationPurpose = 'register' | 'bind' | 'reset';
 const CODE_LENGTH = 6;
 const DEFAULT_TTL_MS = 10 * 60 * 1000;
 
+/**
+ * One-time codes sent by e-mail, keyed by purpose and address: the right, unexpired code is accepted
+ * once; a wrong one leaves it valid.
+ */
+export interface VerificationCodeStore {
+  readonly ttlMs: number;
+  issue(purpose: VerificationPurpose, address: string): Promise<string>;
+  /** True once for the right, unexpired code; a wrong code does not spend it. */
+  consume(purpose: VerificationPurpose, address: string, code: string): Promise<boolean>;
+  /** Withdraws an issued code, e.g. when the mail carrying it could not be sent. */
+  revoke(purpose: VerificationPurpose, address: string): Promise<void>;
+}
+
+function createCode(purpose: VerificationPurpose): string {
+  return purpose === 'reset' ? randomText(32) : randomText(CODE_LENGTH, '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ');
+}
+
+function keyOf(purpose: VerificationPurpose, address: string): string {
+  // One mailed code (GET /api/verification) proves the address both for registering and for binding.
+  const kind = purpose === 'reset' ? 'reset' : 'email';
+  return `${kind}:${address.trim().toLowerCase()}`;
+}
+
+/** Users type codes in any case and with stray spaces. */
+function normalizeCode(code: string): string {
+  return code.trim().toUpperCase();
+}
+
 interface Entry {
   code: string;
   expiresAt: number;
 }
 
-/**
- * One-time codes sent by e-mail, keyed by purpose and address. In-process; a shared store (Redis) can
- * replace it behind the same two calls when several instances run.
- */
-export class VerificationCodes {
+/** For a single instance: the codes live in this process. */
+export class MemoryVerificationCodes implements VerificationCodeStore {
   private readonly entries = new Map<string, Entry>();
 
   constructor(readonly ttlMs = DEFAULT_TTL_MS) {}
 
-  issue(purpose: VerificationPurpose, address: string): string {
-    const code =
-      purpose === 'reset' ? randomText(32) : randomText(CODE_LENGTH, '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ');
-    this.entries.set(this.keyOf(purpose, address), { code, expiresAt: Date.now() + this.ttlMs });
+  async issue(purpose: VerificationPurpose, address: string): Promise<string> {
+    const code = createCode(purpose);
+    this.entries.set(keyOf(purpose, address), { code, expiresAt: Date.now() + this.ttlMs });
     this.sweep();
     return code;
   }
 
-  /** True once for the right, unexpired code; the code is spent either way it matches. */
-  consume(purpose: VerificationPurpose, address: string, code: string): boolean {
-    const key = this.keyOf(purpose, address);
+  async consume(purpose: VerificationPurpose, address: string, code: string): Promise<boolean> {
+    const key = keyOf(purpose, address);
     const entry = this.entries.get(key);
     if (!entry || entry.expiresAt < Date.now()) {
       this.entries.delete(key);
       return false;
     }
-    if (entry.code.toUpperCase() !== code.trim().toUpperCase()) return false;
+    if (normalizeCode(entry.code) !== normalizeCode(code)) return false;
     this.entries.delete(key);
     return true;
   }
 
-  /** Withdraws an issued code, e.g. when the mail carrying it could not be sent. */
-  revoke(purpose: VerificationPurpose, address: string): void {
-    this.entries.delete(this.keyOf(purpose, address));
-  }
-
-  private keyOf(purpose: VerificationPurpose, address: string): string {
-    // One mailed code (GET /api/verification) proves the address both for registering and for binding.
-    const kind = purpose === 'reset' ? 'reset' : 'email';
-    return `${kind}:${address.trim().toLowerCase()}`;
+  async revoke(purpose: VerificationPurpose, address: string): Promise<void> {
+    this.entries.delete(keyOf(purpose, address));
   }
 
   private sweep(): void {
     const now = Date.now();
     for (const [key, entry] of this.entries) if (entry.expiresAt < now) this.entries.delete(key);
+  }
+}
+
+// Compare and delete in one step, so of racing requests (on any instance) exactly one spends the code,
+// and a wrong guess leaves it in place. GETDEL alone would spend the code on a wrong guess.
+const CONSUME_SCRIPT = `
+local stored = redis.call('GET', KEYS[1])
+if stored and string.upper(stored) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
+return 0
+`;
+
+/** For several instances: a code mailed by one is accepted by any other sharing the Redis. */
+export class RedisVerificationCodes implements VerificationCodeStore {
+  constructor(
+    private readonly redis: Redis,
+    readonly ttlMs = DEFAULT_TTL_MS,
+    private readonly prefix = 'gatehouse:verification:',
+  ) {}
+
+  async issue(purpose: VerificationPurpose, address: string): Promise<string> {
+    const code = createCode(purpose);
+    await this.redis.set(this.prefix + keyOf(purpose, address), code, 'PX', this.ttlMs);
+    return code;
+  }
+
+  async consume(purpose: VerificationPurpose, address: string, code: string): Promise<boolean> {
+    const answer = await this.redis.eval(
+      CONSUME_SCRIPT,
+      1,
+      this.prefix + keyOf(purpose, address),
+      normalizeCode(code),
+    );
+    return answer === 1;
+  }
+
+  async revoke(purpose: VerificationPurpose, address: string): Promise<void> {
+    await this.redis.del(this.prefix + keyOf(purpose, address));
   }
 }
