@@ -1,9 +1,9 @@
-import { ActionIcon, Button, Group, Menu } from '@mantine/core';
-import { IconChevronDown } from '@tabler/icons-react';
+import { Button, Group, Menu } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ChannelStatus, splitList, type Channel } from '@gatehouse/shared';
 import type { ChannelActions } from './use-channel-actions';
+import { SplitButton } from '../../components/split-button';
 
 /** Test (first model, or one picked from the row's list), enable/disable, edit, copy, delete. */
 export function ChannelRowActions({ channel, actions }: { channel: Channel; actions: ChannelActions }) {
@@ -14,43 +14,22 @@ export function ChannelRowActions({ channel, actions }: { channel: Channel; acti
 
   return (
     <Group gap={6} wrap="nowrap">
-      <Group gap={0} wrap="nowrap">
-        <Button
-          size="compact-xs"
-          variant="light"
-          loading={actions.isTesting(channel.id)}
-          onClick={() => actions.test(channel)}
-          style={models.length > 1 ? { borderTopRightRadius: 0, borderBottomRightRadius: 0 } : undefined}
-        >
-          {a('test')}
-        </Button>
-        {models.length > 1 && (
-          <Menu position="bottom-end" withinPortal shadow="md">
-            <Menu.Target>
-              <ActionIcon
-                variant="light"
-                size={22}
-                aria-label={`${a('testModel')} (${channel.name})`}
-                style={{
-                  borderTopLeftRadius: 0,
-                  borderBottomLeftRadius: 0,
-                  borderLeft: '1px solid var(--mantine-color-body)',
-                }}
-              >
-                <IconChevronDown size={14} />
-              </ActionIcon>
-            </Menu.Target>
-            <Menu.Dropdown mah={320} style={{ overflowY: 'auto' }}>
-              <Menu.Label>{a('testModel')}</Menu.Label>
-              {models.map((model) => (
-                <Menu.Item key={model} onClick={() => actions.test(channel, model)}>
-                  {model}
-                </Menu.Item>
-              ))}
-            </Menu.Dropdown>
-          </Menu>
-        )}
-      </Group>
+      <SplitButton
+        label={a('test')}
+        loading={actions.isTesting(channel.id)}
+        onClick={() => actions.test(channel)}
+        menuLabel={a('testModel')}
+        menuAriaLabel={`${a('testModel')} (${channel.name})`}
+        menuMaxHeight={320}
+        menuItems={
+          models.length > 1 &&
+          models.map((model) => (
+            <Menu.Item key={model} onClick={() => actions.test(channel, model)}>
+              {model}
+            </Menu.Item>
+          ))
+        }
+      />
       <Button
         size="compact-xs"
         variant="light"

@@ -16,6 +16,7 @@ import { PageTitle } from '../../components/page-title';
 import { channelKeys, listChannels, searchChannels } from './channels-queries';
 import { useChannelColumns } from './channels-table';
 import { useChannelActions } from './use-channel-actions';
+import { RefreshButton } from '../../components/refresh-button';
 
 /** SPEC §3: a per-prompt flag in the browser records that the tip was dismissed. */
 const TIP_DISMISSED_KEY = 'channel_tip_dismissed';
@@ -80,14 +81,11 @@ export default function ChannelsPage() {
             <Button size="sm" variant="light" color="red" onClick={actions.removeDisabled}>
               {a('deleteDisabled')}
             </Button>
-            <Button
-              size="sm"
-              variant="default"
-              onClick={() => void actions.refresh()}
-              loading={list.isFetching && !list.isLoading}
-            >
-              {a('refresh')}
-            </Button>
+            <RefreshButton
+              label={a('refresh')}
+              onRefresh={actions.refresh}
+              isRefreshing={list.isFetching && !list.isLoading}
+            />
           </>
         }
       />

@@ -14,6 +14,7 @@ import { useQuotaDisplay } from '../users/use-quota-display';
 import { listRedemptions, redemptionKeys, searchRedemptions } from './redemptions-queries';
 import { useRedemptionColumns } from './redemptions-table';
 import { useRedemptionActions } from './use-redemption-actions';
+import { RefreshButton } from '../../components/refresh-button';
 
 export default function RedemptionsPage() {
   const { t } = useTranslation();
@@ -49,14 +50,11 @@ export default function RedemptionsPage() {
             <Button size="sm" component={Link} to="/redemption/add">
               {t('redemptions.action.add')}
             </Button>
-            <Button
-              size="sm"
-              variant="default"
-              onClick={() => void actions.refresh()}
-              loading={list.isFetching && !list.isLoading}
-            >
-              {t('redemptions.action.refresh')}
-            </Button>
+            <RefreshButton
+              label={t('redemptions.action.refresh')}
+              onRefresh={actions.refresh}
+              isRefreshing={list.isFetching && !list.isLoading}
+            />
           </>
         }
       />

@@ -15,6 +15,7 @@ import { useQuotaDisplay } from '../users/use-quota-display';
 import { listTokens, searchTokens, tokenKeys } from './tokens-queries';
 import { useTokenColumns } from './tokens-table';
 import { useTokenActions } from './use-token-actions';
+import { RefreshButton } from '../../components/refresh-button';
 
 const orderLabels: Record<TokenOrder, string> = {
   '': 'tokens.order.default',
@@ -78,14 +79,11 @@ export default function TokensPage() {
             <Button size="sm" component={Link} to="/token/add">
               {t('tokens.action.add')}
             </Button>
-            <Button
-              size="sm"
-              variant="default"
-              onClick={() => void actions.refresh()}
-              loading={list.isFetching && !list.isLoading}
-            >
-              {t('tokens.action.refresh')}
-            </Button>
+            <RefreshButton
+              label={t('tokens.action.refresh')}
+              onRefresh={actions.refresh}
+              isRefreshing={list.isFetching && !list.isLoading}
+            />
           </>
         }
       />
