@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// One runner, two projects: the server (node, real SQLite files) and the console (jsdom).
+// One runner: the server (node, real SQLite files), shared code, the repo's scripts and the console (jsdom).
 export default defineConfig({
   test: {
     projects: [
@@ -10,6 +10,7 @@ export default defineConfig({
           root: './apps/server',
           environment: 'node',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          setupFiles: ['./test/support/no-internet.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
@@ -20,6 +21,14 @@ export default defineConfig({
           root: './packages/shared',
           environment: 'node',
           include: ['src/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'scripts',
+          root: './scripts',
+          environment: 'node',
+          include: ['*.test.mjs'],
         },
       },
       './apps/web/vitest.config.ts',

@@ -7,6 +7,7 @@ import { builtPaths } from './build-children';
 import { spawnPinned, type BenchChild } from './child-process';
 import { BENCH_MODEL } from './bench-request';
 import { ManagementClient } from './management-client';
+import { BENCH_CLAUDE_MODEL } from './protocol-requests';
 
 const UPSTREAM_KEY = 'sk-bench-upstream';
 
@@ -59,8 +60,9 @@ async function waitForStatus(url: string, child: BenchChild, timeoutMs: number):
 
 /**
  * Creates, through the real management API as root, what a paying client needs: enough quota on root, an
- * OpenAI channel (type 1) whose base URL is the mock, and a key with a limited remaining quota (so billing
- * touches both the user's and the key's balance, as for most keys).
+ * OpenAI channel (type 1) and an Anthropic channel (type 14, for the protocol table) whose base URL is the
+ * mock, and a key with a limited remaining quota (so billing touches both the user's and the key's balance,
+ * as for most keys).
  */
 async function provision(management: ManagementClient, upstreamUrl: string): Promise<string> {
   await management.login('root', '123456');
@@ -72,6 +74,14 @@ async function provision(management: ManagementClient, upstreamUrl: string): Pro
     key: UPSTREAM_KEY,
     base_url: upstreamUrl,
     models: BENCH_MODEL,
+    group: 'default',
+  });
+  await management.call('POST', '/api/channel/', {
+    type: 14,
+    name: 'bench mock upstream (Anthropic Messages)',
+    key: UPSTREAM_KEY,
+    base_url: upstreamUrl,
+    models: BENCH_CLAUDE_MODEL,
     group: 'default',
   });
   const token = await management.call<{ key: string }>('POST', '/api/token/', {

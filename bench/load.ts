@@ -46,7 +46,16 @@ export function runLoad(target: RequestTarget, connections: number, seconds: num
 }
 
 /** `rate` requests per second over 8 connections, whatever the target's speed; answers the 2xx count. */
-export function runFixedRate(target: RequestTarget, rate: number, seconds: number): Promise<number> {
+export async function runFixedRate(target: RequestTarget, rate: number, seconds: number): Promise<number> {
+  return (await runFixedRateCounted(target, rate, seconds)).completed;
+}
+
+/** runFixedRate, answering the failures too (non-2xx, errors and timeouts). */
+export function runFixedRateCounted(
+  target: RequestTarget,
+  rate: number,
+  seconds: number,
+): Promise<{ completed: number; failed: number }> {
   return new Promise((resolve, reject) => {
     autocannon(
       {
@@ -59,7 +68,10 @@ export function runFixedRate(target: RequestTarget, rate: number, seconds: numbe
         duration: seconds,
         timeout: 10,
       },
-      (error, result) => (error ? reject(error) : resolve(result['2xx'])),
+      (error, result) =>
+        error
+          ? reject(error)
+          : resolve({ completed: result['2xx'], failed: result.non2xx + result.errors + result.timeouts }),
     );
   });
 }

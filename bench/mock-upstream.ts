@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { announceReady, isMainModule } from './child-entry';
+import { readMessagesRequest, sendMessagesJson, sendMessagesStream } from './mock-anthropic';
 
 /** The completion every answer carries: a few short pieces, like a small model reply. */
 const PIECES = ['Hello', '! How', ' can I', ' help', ' you today?'];
@@ -99,6 +100,13 @@ function handle(request: IncomingMessage, response: ServerResponse, nextId: () =
   const parts: Buffer[] = [];
   request.on('data', (part: Buffer) => parts.push(part));
   request.on('end', () => {
+    if (request.method === 'POST' && request.url === '/v1/messages') {
+      const messages = readMessagesRequest(Buffer.concat(parts).toString('utf8'));
+      const id = `msg_${nextId()}`;
+      if (messages.isStream) sendMessagesStream(response, id, messages, PIECES);
+      else sendMessagesJson(response, id, messages, PIECES);
+      return;
+    }
     if (request.method !== 'POST' || !request.url?.endsWith('/chat/completions')) {
       response.writeHead(404, { 'content-type': 'application/json' });
       response.end(
@@ -120,7 +128,10 @@ function handle(request: IncomingMessage, response: ServerResponse, nextId: () =
   });
 }
 
-/** A local OpenAI chat completions upstream: JSON, or SSE with `stream: true`. */
+/**
+ * A local OpenAI chat completions upstream (JSON, or SSE with `stream: true`), which also speaks Anthropic's
+ * Messages API at /v1/messages (mock-anthropic.ts).
+ */
 export async function startMockUpstream(): Promise<{ server: Server; url: string }> {
   let counter = 0;
   const nextId = () => `chatcmpl-bench${(counter += 1)}`;

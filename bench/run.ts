@@ -6,9 +6,11 @@ import { checkBilling } from './billing-check';
 import { buildBenchChildren, serverRoot } from './build-children';
 import { checkAnswers } from './check-answers';
 import { runComparison } from './compare';
-import { DRIVER_CPU, startBenchProcesses } from './bench-processes';
+import { DRIVER_CPU, PROXY_CPU, startBenchProcesses, startMock } from './bench-processes';
+import { startGateway } from './gateway-process';
 import { stopAllChildren } from './child-process';
 import { measureCell, type CellResult } from './measure';
+import { formatProtocolReport, measureProtocols, type ProtocolPlan } from './measure-protocols';
 import { runMemory } from './memory';
 import { runProfile } from './profile';
 import { writeReadmeSection } from './readme-section';
@@ -27,6 +29,9 @@ const { values: args } = parseArgs({
     rate: { type: 'string', default: '120' },
     rounds: { type: 'string', default: '4' },
     'write-readme': { type: 'boolean', default: false },
+    protocols: { type: 'boolean', default: false },
+    'protocol-rate': { type: 'string', default: '200' },
+    'protocol-rounds': { type: 'string', default: '3' },
   },
 });
 const seconds = Number(args.duration);
@@ -34,6 +39,12 @@ const ttfbSeconds = Number(args['ttfb-duration']);
 const warmupSeconds = Number(args.warmup);
 const concurrencies = args.concurrency.split(',').map(Number);
 const MODES: Mode[] = ['json', 'stream'];
+const protocolPlan: ProtocolPlan = {
+  rate: Number(args['protocol-rate']),
+  seconds,
+  rounds: Number(args['protocol-rounds']),
+  warmupSeconds,
+};
 
 function uptime(): string {
   return execFileSync('uptime', { encoding: 'utf8' }).trim();
@@ -96,6 +107,7 @@ async function measureAll(): Promise<void> {
         }
       }
     }
+    const protocols = await measureProtocols(processes.gateway, protocolPlan);
     const billing = await checkBilling(processes.gateway);
     const after = uptime();
     const billingNote =
@@ -103,11 +115,32 @@ async function measureAll(): Promise<void> {
       `${billing.usedQuota}, consumption logs sum to ${billing.loggedQuota}` +
       `${billing.usedQuota === billing.loggedQuota ? ' (equal)' : ' (**differ**)'}, ` +
       `${billing.serverErrors} error lines in the server log`;
-    const report = `${machineNote(before, after)}\n${billingNote}\n\n${formatReport(results)}`;
+    const report =
+      `${machineNote(before, after)}\n${billingNote}\n\n${formatReport(results)}\n\n` +
+      `#### Protocols (Gatehouse only)\n\n${formatProtocolReport(protocols, protocolPlan)}`;
     console.log(`\n${report}\n`);
     if (args['write-readme']) writeReadmeSection('results', report);
   } finally {
     await processes.stop();
+  }
+}
+
+/** `--protocols`: the protocol table alone, on a gateway and a mock of its own (no floor, no direct). */
+async function measureProtocolsOnly(): Promise<void> {
+  const before = uptime();
+  const mock = await startMock();
+  const gateway = await startGateway({ upstreamUrl: mock.url, cpu: PROXY_CPU });
+  try {
+    const cells = await measureProtocols(gateway, protocolPlan);
+    const billing = await checkBilling(gateway);
+    console.log(
+      `\n${machineNote(before, uptime())}\n- billing after the run: used quota ${billing.usedQuota}, consumption ` +
+        `logs sum to ${billing.loggedQuota}, ${billing.serverErrors} error lines in the server log\n\n` +
+        `${formatProtocolReport(cells, protocolPlan)}\n`,
+    );
+  } finally {
+    await gateway.stop();
+    await mock.child.stop();
   }
 }
 
@@ -122,7 +155,8 @@ try {
     ];
     const table = await runMemory({ variants, seconds });
     console.log(`\n${uptime()}\n\n${table}\n`);
-  } else if (args.compare) {
+  } else if (args.protocols) await measureProtocolsOnly();
+  else if (args.compare) {
     const table = await runComparison({
       variants: args.compare.split(','),
       mode: args.mode === 'stream' ? 'stream' : 'json',

@@ -5,7 +5,7 @@ export interface Credentials {
   password: string;
 }
 
-/** Created on first start (DESIGN.md). Never change its password in a journey: every run shares it. */
+/** Created on first start (root / 123456, see the README's quick start). Never change its password in a journey: every run shares it. */
 export const ROOT: Credentials = { username: 'root', password: '123456' };
 
 let counter = 0;

@@ -22,7 +22,7 @@ test('root renames the system in Other settings and the header shows it', async 
   }
 });
 
-test('root sees the ratio editor refuse invalid JSON with the spec message', async ({ page }) => {
+test('root sees the ratio editor refuse invalid JSON with the shared schema message', async ({ page }) => {
   await loginViaApi(page, ROOT);
   await page.goto('/setting?tab=operation');
   const ratio = page.getByLabel('Model ratio');

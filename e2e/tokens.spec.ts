@@ -61,7 +61,7 @@ test('a user creates a key with the 1-day quick expiry, copies it and disables i
   expect(after.data[0]?.status).toBe(2);
 });
 
-test('a key the clipboard refuses goes into the search box with the SPEC message', async ({
+test('a key the clipboard refuses goes into the search box with its explanation', async ({
   page,
   request,
 }) => {

@@ -12,6 +12,7 @@ import {
   E2E_GITHUB_APP,
   E2E_SMTP_LOGIN,
   E2E_WECHAT_SERVER_TOKEN,
+  STAND_IN_HOST,
   STAND_IN_PORT,
 } from './stand-in-config';
 
@@ -116,7 +117,7 @@ const server = createServer((request, response) => {
   })().catch((error: unknown) => send(response, 500, 'text/plain', String(error)));
 });
 
-server.listen(STAND_IN_PORT, '127.0.0.1');
+server.listen(STAND_IN_PORT, STAND_IN_HOST);
 
 async function shutDown() {
   server.closeAllConnections();

@@ -7,6 +7,7 @@ import { AppEventBus } from './events';
 import type { VerificationCodeStore } from './auth/verification-codes';
 import { createAuthServices, type AuthServices } from './auth/auth-services';
 import { seedDatabase } from './users/seed';
+import { ReservationKeeper } from './billing/reservation-keeper';
 
 /** Everything a route or service needs, built once at start and passed down (no globals). */
 export interface AppContext {
@@ -18,6 +19,8 @@ export interface AppContext {
   /** rate-limit counters, OAuth states and mailed codes (in Redis when configured) */
   auth: AuthServices;
   events: AppEventBus;
+  /** this server's quota reservation records: their owner name, lease renewal and recovery */
+  reservations: ReservationKeeper;
   /** background work to stop on close (timers, pools) */
   closers: Array<() => Promise<void> | void>;
 }
@@ -28,7 +31,12 @@ export async function createContext(config: Config, logger?: FastifyBaseLogger):
   const options = new OptionStore(db);
   await options.reload();
   const closers: AppContext['closers'] = [];
-  const auth = createAuthServices(config, closers);
+  const reservations = new ReservationKeeper(db, logger ?? console);
+  // Before anything is served: what a crashed server held goes back (its answers never ended).
+  if (config.isMasterNode) await reservations.recoverAtStart();
+  reservations.start();
+  closers.push(() => reservations.stop());
+  const auth = createAuthServices(config, closers, logger);
   const context: AppContext = {
     config,
     db,
@@ -36,6 +44,7 @@ export async function createContext(config: Config, logger?: FastifyBaseLogger):
     verificationCodes: auth.verificationCodes,
     auth,
     events: new AppEventBus(),
+    reservations,
     closers,
   };
   if (config.isMasterNode) await seedDatabase(context, logger);

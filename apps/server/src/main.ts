@@ -1,6 +1,10 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config/config';
 import { closeContext, createContext } from './context';
+import { findInsecureCookieWarning } from './http/insecure-cookie-warning';
+import { chooseLogFormat, createLoggerOptions } from './logging/logger-options';
+import { announceStart, buildStartBanner } from './logging/start-banner';
+import { hasDefaultRootPassword } from './users/seed';
 
 async function main(): Promise<void> {
   let config;
@@ -13,12 +17,16 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const logger = { level: config.logLevel };
+  const logFormat = chooseLogFormat(config.logFormat, process.stdout.isTTY === true);
+  const logger = await createLoggerOptions(config.logLevel, logFormat);
   const context = await createContext(config);
   const app = await buildApp(context, { logger });
   if (config.isSessionSecretGenerated) {
     app.log.warn('SESSION_SECRET is not set: generated one, so sessions will not survive a restart');
   }
+  // ServerAddress is an option stored in the database, so it is known only once the options have loaded.
+  const cookieWarning = findInsecureCookieWarning(context.options.get('ServerAddress'), config.trustProxy);
+  if (cookieWarning) app.log.warn(cookieWarning);
   const shutdown = async (signal: string) => {
     app.log.info(`${signal}: shutting down`);
     await app.close();
@@ -27,7 +35,12 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  await app.listen({ port: config.port, host: '0.0.0.0' });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  if (address !== null && typeof address === 'object') {
+    const banner = buildStartBanner(address, config, await hasDefaultRootPassword(context.db));
+    announceStart(banner, logFormat, app.log, (text) => process.stdout.write(text));
+  }
 }
 
 main().catch((error: unknown) => {

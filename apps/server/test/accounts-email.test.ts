@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createUserSession, envelope, loginAs, type TestApp, createTestApp } from './test-app';
 import { startSmtpCatcher, type SmtpCatcher } from './support/smtp-catcher';
+import { SERVER_ADDRESS_MISSING } from '../src/auth/public-address';
 
 const SMTP_ACCOUNT = 'mailer@gatehouse.test';
 const SMTP_TOKEN = 'smtp-app-password';
@@ -284,15 +285,29 @@ describe('password reset', () => {
     expect(mail.text).not.toMatch(/https?:\/\//);
   });
 
-  it('uses the request origin when ServerAddress is empty', async () => {
-    await test.context.options.set('ServerAddress', '');
+  it('builds the link from ServerAddress only, never from the Host or forwarded headers', async () => {
     const response = await test.app.inject({
       url: '/api/reset_password?email=judy%40example.com',
-      headers: { host: 'console.internal:8080' },
+      headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http' },
     });
     expect(envelope(response).success).toBe(true);
     const mail = await smtp.nextMailTo('judy@example.com');
-    expect(mail.text).toContain('http://console.internal:8080/user/reset?email=judy%40example.com&token=');
+    expect(mail.text).toContain('https://gate.example.com/user/reset?email=judy%40example.com&token=');
+    expect(mail.text).not.toContain('evil.example');
+  });
+
+  it('refuses while ServerAddress is empty, telling the admin to set it, and mails nothing', async () => {
+    await test.context.options.set('ServerAddress', '');
+    const before = smtp.messages.length;
+    for (const email of ['judy@example.com', 'stranger@example.com']) {
+      const response = await test.app.inject({
+        url: `/api/reset_password?email=${encodeURIComponent(email)}`,
+        headers: { host: 'evil.example' },
+      });
+      expect(envelope(response)).toEqual({ success: false, message: SERVER_ADDRESS_MISSING });
+    }
+    expect(SERVER_ADDRESS_MISSING).toMatch(/Server address .* System settings/);
+    expect(smtp.messages.length).toBe(before);
   });
 });
 

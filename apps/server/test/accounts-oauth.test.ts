@@ -5,6 +5,7 @@ import { readBody } from './support/stand-in-server';
 import { startFakeGitHub, type FakeGitHub } from './support/fake-github';
 import { startFakeLark, type FakeLark } from './support/fake-lark';
 import { createTestApp, createUserSession, envelope, sessionCookie, type TestApp } from './test-app';
+import { SERVER_ADDRESS_MISSING } from '../src/auth/public-address';
 
 const GITHUB_CLIENT_ID = 'Iv1.gatehouse-test';
 const GITHUB_CLIENT_SECRET = 'github-client-secret';
@@ -303,5 +304,18 @@ describe('Lark sign-in', () => {
     const body = envelope(await callback('lark', code, state, cookie));
     expect(body.success).toBe(false);
     expect(body.message).toContain('Lark sign-in failed: The authorization code is not found');
+  });
+
+  it('refuses while ServerAddress is empty instead of building the redirect URI from the Host header', async () => {
+    await test.context.options.set('ServerAddress', '');
+    const { state, cookie } = await beginOAuth();
+    const code = lark.authorize(larkUser, 'http://evil.example/oauth/lark');
+    const callsBefore = lark.requests.length;
+    const response = await test.app.inject({
+      url: `/api/oauth/lark?code=${encodeURIComponent(code)}&state=${encodeURIComponent(state)}`,
+      headers: { cookie, host: 'evil.example' },
+    });
+    expect(envelope(response)).toEqual({ success: false, message: SERVER_ADDRESS_MISSING });
+    expect(lark.requests.length).toBe(callsBefore);
   });
 });

@@ -80,9 +80,13 @@ describe('global limits', () => {
     expect((await test.app.inject({ url: '/', remoteAddress: address })).statusCode).not.toBe(429);
     expect((await test.app.inject({ url: '/token', remoteAddress: address })).statusCode).not.toBe(429);
     // hashed assets are immutable and cached: a page's many chunks do not count
-    expect((await test.app.inject({ url: '/assets/app.js', remoteAddress: address })).statusCode).not.toBe(429);
+    expect((await test.app.inject({ url: '/assets/app.js', remoteAddress: address })).statusCode).not.toBe(
+      429,
+    );
     expect((await test.app.inject({ url: '/setting', remoteAddress: address })).statusCode).toBe(429);
     expect((await test.app.inject({ url: '/api/status', remoteAddress: address })).statusCode).toBe(200);
+    // Gemini clients' relay paths are not console pages
+    expect((await test.app.inject({ url: '/v1beta/models', remoteAddress: address })).statusCode).toBe(401);
   });
 });
 

@@ -34,6 +34,7 @@ beforeEach(async () => {
   await options.set('SMTPServer', '127.0.0.1');
   await options.set('SMTPPort', String(smtp.port));
   await options.set('SMTPFrom', 'noreply@gatehouse.test');
+  await options.set('ServerAddress', 'https://gate.example.com');
 });
 afterEach(async () => {
   await test.close();

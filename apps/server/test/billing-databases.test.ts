@@ -5,6 +5,7 @@ import { loadConfig } from '../src/config/config';
 import { closeContext, createContext, type AppContext } from '../src/context';
 import { reserveQuota } from '../src/billing/quota-reservation';
 import { SettlementLedger } from '../src/billing/settlement-ledger';
+import { toLog } from '../src/logs/log-query';
 import { startOpenAIUpstream } from './support/openai-upstream';
 import { startRelayKit } from './support/relay-kit';
 import { externalDatabaseServers, isListening } from './support/external-databases';
@@ -67,6 +68,17 @@ async function balances(context: AppContext, holder: { userId: number; tokenId: 
     .executeTakeFirstOrThrow();
   return { user: Number(user.quota), token: Number(token.remain_quota) };
 }
+
+const itemisedGpt4o = {
+  prompt_tokens: 10,
+  completion_tokens: 10,
+  inbound_protocol: 'openai-chat',
+  model_ratio: 1.25,
+  completion_ratio: 4,
+  cache_read_ratio: 0.5,
+  cache_write_ratio: 1,
+  group_ratio: 1,
+};
 
 for (const server of externalDatabaseServers) {
   const reachable = await isListening(server.port);
@@ -158,6 +170,74 @@ for (const server of externalDatabaseServers) {
       await kit.settle();
       // (10 + 10 × 4) × 1.25 = 62.5 → 63 each.
       expect(await kit.userQuota(user.id)).toBe(100_000 - 126);
+      // The itemised columns come back as numbers, the decimal ratios exactly.
+      const logs = await kit.test.context.db
+        .selectFrom('logs')
+        .selectAll()
+        .where('user_id', '=', user.id)
+        .where('type', '=', LogType.consume)
+        .execute();
+      expect(logs.map(toLog)).toEqual([
+        expect.objectContaining(itemisedGpt4o),
+        expect.objectContaining(itemisedGpt4o),
+      ]);
+    });
+
+    it('writes and reads back the cache counts and the ratios of a settled request', async () => {
+      const database = await server.create('gatehouse_billing');
+      cleanups.push(database.drop);
+      const context = await createContext(
+        loadConfig({ SQL_DSN: database.dsn, SESSION_SECRET: 'billing-database-test' }),
+      );
+      cleanups.unshift(() => closeContext(context));
+      const holder = await seed(context, 100_000, 100_000);
+      const ledger = new SettlementLedger(
+        context.db,
+        silentLog,
+        () => 0,
+        () => undefined,
+      );
+      ledger.record({
+        holder,
+        channelId: holder.channelId,
+        reserved: 0,
+        cost: 7988,
+        createdAt: 1,
+        log: {
+          user_id: holder.userId,
+          model_name: 'claude-sonnet-4-5',
+          prompt_tokens: 4700,
+          completion_tokens: 800,
+          cache_read_tokens: 3000,
+          cache_write_tokens: 500,
+          reasoning_tokens: 300,
+          inbound_protocol: 'anthropic-messages',
+          model_ratio: 1.5,
+          completion_ratio: 4,
+          cache_read_ratio: 0.1,
+          cache_write_ratio: 1.25,
+          group_ratio: 0.8,
+          request_id: 'r1',
+        },
+      });
+      await ledger.close();
+      const row = await context.db
+        .selectFrom('logs')
+        .selectAll()
+        .where('user_id', '=', holder.userId)
+        .executeTakeFirstOrThrow();
+      expect(toLog(row)).toMatchObject({
+        quota: 7988,
+        cache_read_tokens: 3000,
+        cache_write_tokens: 500,
+        reasoning_tokens: 300,
+        inbound_protocol: 'anthropic-messages',
+        model_ratio: 1.5,
+        completion_ratio: 4,
+        cache_read_ratio: 0.1,
+        cache_write_ratio: 1.25,
+        group_ratio: 0.8,
+      });
     });
   });
 }

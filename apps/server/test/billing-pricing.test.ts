@@ -14,9 +14,10 @@ afterAll(async () => {
   await test.close();
 });
 
-const plain = { modelRatio: 1, completionRatio: 1, groupRatio: 1 };
+const plain = { modelRatio: 1, completionRatio: 1, cacheReadRatio: 1, cacheWriteRatio: 1, groupRatio: 1 };
+const claude = { ...plain, modelRatio: 1.5, completionRatio: 5, cacheReadRatio: 0.1, cacheWriteRatio: 1.25 };
 
-describe('computeTokenCost (DESIGN.md formula)', () => {
+describe('computeTokenCost', () => {
   it.each([
     ['ratio 1', plain, 100, 50, 150],
     ['completion ratio', { ...plain, completionRatio: 4 }, 100, 50, 300],
@@ -31,6 +32,63 @@ describe('computeTokenCost (DESIGN.md formula)', () => {
   ])('%s', (_name, pricing, promptTokens, completionTokens, expected) => {
     expect(computeTokenCost(pricing, { promptTokens, completionTokens })).toBe(expected);
   });
+
+  // prompt counts every input token; cache reads and writes are parts of it, reasoning is part of completion.
+  it.each([
+    ['cache reads at a tenth', claude, { prompt: 1000, read: 1000, write: 0, completion: 0 }, 150],
+    ['cache writes at 1.25', claude, { prompt: 1000, read: 0, write: 1000, completion: 0 }, 1875],
+    [
+      'fresh + read + write + completion, the README example',
+      { ...claude, modelRatio: 1.5, completionRatio: 4 },
+      { prompt: 4700, read: 3000, write: 500, completion: 800 },
+      7988,
+    ],
+    [
+      'reasoning is priced as completion',
+      claude,
+      { prompt: 0, read: 0, write: 0, completion: 100, reasoning: 80 },
+      750,
+    ],
+    [
+      'no cache ratios: cache tokens cost what fresh ones do',
+      plain,
+      { prompt: 100, read: 60, write: 40, completion: 0 },
+      100,
+    ],
+    [
+      'a free cache read of only cached tokens costs nothing',
+      { ...plain, cacheReadRatio: 0 },
+      { prompt: 50, read: 50, write: 0, completion: 0 },
+      0,
+    ],
+    [
+      'at least 1 for a cache read at a non-zero price',
+      { ...claude, modelRatio: 0.01 },
+      { prompt: 10, read: 10, write: 0, completion: 0 },
+      1,
+    ],
+    [
+      'group ratio scales all of it',
+      { ...claude, groupRatio: 2 },
+      { prompt: 1000, read: 1000, write: 0, completion: 0 },
+      300,
+    ],
+    [
+      'counts that overstate the cache never make fresh input negative',
+      claude,
+      { prompt: 10, read: 20, write: 0, completion: 0 },
+      3,
+    ],
+  ])('%s', (_name, pricing, tokens, expected) => {
+    const usage = {
+      promptTokens: tokens.prompt,
+      completionTokens: tokens.completion,
+      cacheReadTokens: tokens.read,
+      cacheWriteTokens: tokens.write,
+      reasoningTokens: 'reasoning' in tokens ? tokens.reasoning : 0,
+    };
+    expect(computeTokenCost(pricing, usage)).toBe(expected);
+  });
 });
 
 describe('computeReservation', () => {
@@ -44,58 +102,128 @@ describe('computeReservation', () => {
       100,
       920,
     ],
-    [
-      'scaled by model and group ratio',
-      { modelRatio: 2, completionRatio: 1, groupRatio: 0.5 },
-      100,
-      0,
-      0,
-      100,
-    ],
+    ['scaled by model and group ratio', { ...plain, modelRatio: 2, groupRatio: 0.5 }, 100, 0, 0, 100],
     ['a negative pre-consumption counts as 0', plain, -5, 10, 0, 10],
+    [
+      'a cache write dearer than input prices the whole prompt as written',
+      { ...plain, cacheWriteRatio: 1.25 },
+      0,
+      100,
+      0,
+      125,
+    ],
+    ['a cheap cache read does not lower the hold', { ...plain, cacheReadRatio: 0.1 }, 0, 100, 0, 100],
   ])('%s', (_name, pricing, preConsumed, prompt, maxTokens, expected) => {
     expect(computeReservation(pricing, preConsumed, prompt, maxTokens)).toBe(expected);
   });
 
-  it('always covers the settled cost when max_tokens bounds the answer', () => {
-    const pricing = { modelRatio: 1.25, completionRatio: 4, groupRatio: 1.1 };
+  it('always covers the settled cost when max_tokens bounds the answer, however the prompt was cached', () => {
+    const pricing = { ...claude, modelRatio: 1.25, completionRatio: 4, groupRatio: 1.1 };
+    const reserved = computeReservation(pricing, 0, 30, 100);
     for (const completion of [0, 1, 57, 100]) {
-      const reserved = computeReservation(pricing, 0, 30, 100);
-      expect(
-        computeTokenCost(pricing, { promptTokens: 30, completionTokens: completion }),
-      ).toBeLessThanOrEqual(reserved);
+      for (const [read, write] of [
+        [0, 0],
+        [30, 0],
+        [0, 30],
+        [10, 20],
+      ]) {
+        const usage = {
+          promptTokens: 30,
+          completionTokens: completion,
+          cacheReadTokens: read,
+          cacheWriteTokens: write,
+        };
+        expect(computeTokenCost(pricing, usage)).toBeLessThanOrEqual(reserved);
+      }
     }
   });
 });
 
 describe('model ratios', () => {
   it('knows built-in prices as ratios of $0.002 per 1K tokens', () => {
-    expect(findModelRatios(test.context.options, 'gpt-4o')).toEqual({ modelRatio: 1.25, completionRatio: 4 });
-    expect(findModelRatios(test.context.options, 'gpt-4')).toEqual({ modelRatio: 15, completionRatio: 2 });
-    expect(findModelRatios(test.context.options, 'text-embedding-3-small')).toEqual({
+    expect(findModelRatios(test.context.options, 'gpt-4o')).toMatchObject({
+      modelRatio: 1.25,
+      completionRatio: 4,
+    });
+    expect(findModelRatios(test.context.options, 'gpt-4')).toMatchObject({
+      modelRatio: 15,
+      completionRatio: 2,
+    });
+    expect(findModelRatios(test.context.options, 'text-embedding-3-small')).toMatchObject({
       modelRatio: 0.01,
       completionRatio: 1,
     });
     expect(findModelRatios(test.context.options, 'claude-3-5-sonnet-20241022')).toEqual({
       modelRatio: 1.5,
       completionRatio: 5,
+      cacheReadRatio: 0.1,
+      cacheWriteRatio: 1.25,
     });
+  });
+
+  it.each([
+    ['claude-sonnet-4-5', 0.1, 1.25],
+    ['claude-3-haiku-20240307', 0.12, 1.2],
+    ['gpt-4o', 0.5, 1],
+    ['gpt-4.1-mini', 0.25, 1],
+    ['o3', 0.25, 1],
+    ['o3-mini', 0.5, 1],
+    ['gpt-5', 0.1, 1],
+    ['gemini-2.0-flash', 0.25, 1],
+    ['gemini-2.5-flash', 0.1, 1],
+  ])('knows the cache prices of %s: read %s, write %s', (model, read, write) => {
+    expect(findModelRatios(test.context.options, model)).toMatchObject({
+      cacheReadRatio: read,
+      cacheWriteRatio: write,
+    });
+  });
+
+  it('knows DeepSeek cache hits as their list price over the input price', () => {
+    expect(findModelRatios(test.context.options, 'deepseek-chat')?.cacheReadRatio).toBeCloseTo(0.07 / 0.27);
+  });
+
+  it('lets CacheReadRatio and CacheWriteRatio override the built-in cache prices and price other models', async () => {
+    await test.context.options.set(
+      'CacheReadRatio',
+      JSON.stringify({ 'claude-sonnet-4-5': 0.2, 'acme-llm': 0.3 }),
+    );
+    await test.context.options.set('CacheWriteRatio', JSON.stringify({ 'claude-sonnet-4-5': 2 }));
+    await test.context.options.set('ModelRatio', JSON.stringify({ 'acme-llm': 3 }));
+    expect(findModelRatios(test.context.options, 'claude-sonnet-4-5')).toMatchObject({
+      cacheReadRatio: 0.2,
+      cacheWriteRatio: 2,
+    });
+    // A model without built-in cache prices: what the option says, else the fresh input price.
+    expect(findModelRatios(test.context.options, 'acme-llm')).toEqual({
+      modelRatio: 3,
+      completionRatio: 1,
+      cacheReadRatio: 0.3,
+      cacheWriteRatio: 1,
+    });
+    for (const key of ['CacheReadRatio', 'CacheWriteRatio', 'ModelRatio'] as const)
+      await test.context.options.set(key, '{}');
   });
 
   it('knows no price for an unknown model until ModelRatio sets one', async () => {
     expect(findModelRatios(test.context.options, 'acme-llm')).toBeNull();
     await test.context.options.set('ModelRatio', JSON.stringify({ 'acme-llm': 3, 'gpt-4o': 2 }));
-    expect(findModelRatios(test.context.options, 'acme-llm')).toEqual({ modelRatio: 3, completionRatio: 1 });
+    expect(findModelRatios(test.context.options, 'acme-llm')).toMatchObject({
+      modelRatio: 3,
+      completionRatio: 1,
+    });
     // The option overrides a built-in price and keeps its completion ratio.
-    expect(findModelRatios(test.context.options, 'gpt-4o')).toEqual({ modelRatio: 2, completionRatio: 4 });
+    expect(findModelRatios(test.context.options, 'gpt-4o')).toMatchObject({
+      modelRatio: 2,
+      completionRatio: 4,
+    });
     await test.context.options.set('CompletionRatio', JSON.stringify({ 'acme-llm': 2.5 }));
-    expect(findModelRatios(test.context.options, 'acme-llm')).toEqual({
+    expect(findModelRatios(test.context.options, 'acme-llm')).toMatchObject({
       modelRatio: 3,
       completionRatio: 2.5,
     });
     // A free model is still a known model.
     await test.context.options.set('ModelRatio', JSON.stringify({ 'local-llama': 0 }));
-    expect(findModelRatios(test.context.options, 'local-llama')).toEqual({
+    expect(findModelRatios(test.context.options, 'local-llama')).toMatchObject({
       modelRatio: 0,
       completionRatio: 1,
     });
@@ -111,8 +239,8 @@ describe('model ratios', () => {
   });
 
   it('describes the pricing for the log', () => {
-    expect(describePricing({ modelRatio: 15, completionRatio: 4, groupRatio: 1 })).toBe(
-      'model ratio 15, completion ratio 4, group ratio 1',
+    expect(describePricing({ ...claude, modelRatio: 15, completionRatio: 4 })).toBe(
+      'model ratio 15, completion ratio 4, cache read ratio 0.1, cache write ratio 1.25, group ratio 1',
     );
   });
 });
@@ -132,7 +260,7 @@ describe('images', () => {
   });
 
   it('prices images per picture', () => {
-    expect(computeImageCost({ modelRatio: 20, completionRatio: 1, groupRatio: 1 }, 2, 1.5)).toBe(60_000);
+    expect(computeImageCost({ ...plain, modelRatio: 20 }, 2, 1.5)).toBe(60_000);
   });
 });
 

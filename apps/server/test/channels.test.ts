@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChannelStatus, Role, channelTypes } from '@gatehouse/shared';
 import { createTestApp, createUserSession, envelope, loginAs, type Session, type TestApp } from './test-app';
 import { channelApi, channelForm } from './channels-helpers';
+import { createTestServiceAccount } from './support/google-token-stand-in';
 
 let test: TestApp;
 let root: Session;
@@ -198,17 +199,58 @@ describe('type defaults', () => {
     expect(missing).toMatchObject({ success: false, message: 'please fill in channel name and channel key' });
   });
 
+  it('Baidu (15) and Tencent (23) refuse keys not in their formats, saying the format and not the key', async () => {
+    const baidu = await api.create(channelForm({ type: 15, models: 'ERNIE-4.0-8K', key: 'ak|sk|extra' }));
+    expect(baidu).toMatchObject({ success: false, message: expect.stringContaining('APIKey|SecretKey') });
+    expect(await api.create(channelForm({ type: 15, models: 'ERNIE-4.0-8K', key: 'ak|sk' }))).toMatchObject({
+      success: true,
+    });
+    const tencent = await api.create(
+      channelForm({ type: 23, models: 'hunyuan-lite', key: 'AKIDsecret|key' }),
+    );
+    expect(tencent).toMatchObject({
+      success: false,
+      message: expect.stringContaining('AppId|SecretId|SecretKey'),
+    });
+    expect(tencent.message).not.toContain('AKIDsecret');
+  });
+
+  it('AWS (33) refuses a key that is not AccessKeyId|SecretAccessKey|region, saying the expected format', async () => {
+    const aws = (fields: Record<string, unknown>) =>
+      channelForm({ type: 33, models: 'claude-3-haiku-20240307', ...fields });
+    const noRegion = await api.create(aws({ key: 'AKIAEXAMPLE|secret/key' }));
+    expect(noRegion).toMatchObject({
+      success: false,
+      message: expect.stringContaining('AccessKeyId|SecretAccessKey|region'),
+    });
+    expect(noRegion.message).not.toContain('secret/key');
+    const badRegion = await api.create(
+      aws({ key: '', config: JSON.stringify({ region: 'Virginia', ak: 'AKIAEXAMPLE', sk: 'secret/key' }) }),
+    );
+    expect(badRegion).toMatchObject({
+      success: false,
+      message: expect.stringContaining('not an AWS region name'),
+    });
+    const oneBadLine = await api.create(aws({ key: 'AK1|SK1|us-east-1\nAK2|SK2' }));
+    expect(oneBadLine.success).toBe(false);
+    const id = await api.createOne(aws({ key: 'AK1|SK1|us-east-1' }));
+    const edited = await api.update({ ...(await api.get(id)).data, key: 'AK1|SK1|' });
+    expect(edited).toMatchObject({ success: false, message: expect.stringContaining('a part is empty') });
+    expect((await api.get(id)).data.key).toBe('AK1|SK1|us-east-1');
+  });
+
   it('Vertex AI (42) composes region|project|adc with the credentials on one line', async () => {
-    const adc = '{\n  "type": "service_account",\n  "project_id": "acme"\n}';
+    const account = createTestServiceAccount({
+      tokenUri: 'https://oauth2.googleapis.com/token',
+      projectId: 'acme',
+    });
     const config = JSON.stringify({
       region: 'us-central1',
       vertex_ai_project_id: 'acme',
-      vertex_ai_adc: adc,
+      vertex_ai_adc: account.json,
     });
     const id = await api.createOne(channelForm({ type: 42, key: '', config, models: 'gemini-2.5-pro' }));
-    expect((await api.get(id)).data.key).toBe(
-      'us-central1|acme|{"type":"service_account","project_id":"acme"}',
-    );
+    expect((await api.get(id)).data.key).toBe(`us-central1|acme|${JSON.stringify(JSON.parse(account.json))}`);
     const broken = await api.create(
       channelForm({
         type: 42,
@@ -218,6 +260,58 @@ describe('type defaults', () => {
       }),
     );
     expect(broken).toMatchObject({ success: false, message: 'Vertex AI credentials must be valid JSON' });
+  });
+
+  it('Vertex AI (42) refuses credentials that are not a service account key, or no region or project, saying the expected format', async () => {
+    const account = createTestServiceAccount({
+      tokenUri: 'https://oauth2.googleapis.com/token',
+      projectId: '',
+    });
+    const vertex = (fields: Record<string, string>) =>
+      channelForm({
+        type: 42,
+        key: '',
+        models: 'gemini-2.5-pro',
+        config: JSON.stringify({
+          region: 'us-central1',
+          vertex_ai_project_id: 'acme',
+          vertex_ai_adc: account.json,
+          ...fields,
+        }),
+      });
+    const refusals: Array<[Record<string, string>, string]> = [
+      [{ region: '' }, 'the region is empty'],
+      [{ vertex_ai_project_id: '' }, 'the project id is empty'],
+      [
+        { vertex_ai_adc: '{"type": "authorized_user", "refresh_token": "1//0g-user"}' },
+        'gcloud auth application-default login',
+      ],
+      [{ vertex_ai_adc: '{"type": "service_account", "project_id": "acme"}' }, 'has no client_email'],
+      [
+        { vertex_ai_adc: account.json.replace(/"private_key": "[^"]*"/, '"private_key": "none"') },
+        'not an RSA private key',
+      ],
+    ];
+    for (const [fields, problem] of refusals) {
+      const body = await api.create(vertex(fields));
+      expect(body).toMatchObject({
+        success: false,
+        message: expect.stringContaining('region|project id|service account key JSON'),
+      });
+      expect(body.message).toContain(problem);
+      expect(body.message).not.toContain('PRIVATE KEY');
+    }
+    const typed = await api.create(
+      channelForm({ type: 42, key: 'us-central1|acme|{"type":"service_account"}', models: 'gemini-2.5-pro' }),
+    );
+    expect(typed).toMatchObject({ success: false, message: expect.stringContaining('has no client_email') });
+    expect(await api.list()).toMatchObject({ success: true, data: [] });
+    const id = await api.createOne(vertex({}));
+    const edited = await api.update({
+      ...(await api.get(id)).data,
+      key: 'us-central1||{"type":"service_account"}',
+    });
+    expect(edited).toMatchObject({ success: false, message: expect.stringContaining('has no client_email') });
   });
 });
 
@@ -341,7 +435,7 @@ describe('delete', () => {
 });
 
 describe('known models', () => {
-  it('GET /api/models maps every channel type of SPEC §9 to its model names', async () => {
+  it('GET /api/models maps every channel type to its model names', async () => {
     const body = envelope<Record<string, string[]>>(
       await test.app.inject({ url: '/api/models', headers: root.headers }),
     );

@@ -115,6 +115,8 @@ describe('PUT /api/option/', () => {
       ['ChannelDisableThreshold', '-0.5', 'ChannelDisableThreshold must be a number not less than 0'],
       ['QuotaPerUnit', '0', 'QuotaPerUnit must be greater than 0'],
       ['SMTPPort', '70000', 'SMTPPort must be between 1 and 65535'],
+      ['ResponsesRetentionDays', '0', 'ResponsesRetentionDays must be at least 1 day'],
+      ['ResponsesRetentionDays', '7.5', 'ResponsesRetentionDays must be a whole number not less than 0'],
     ];
     for (const [key, value, message] of cases) {
       expect(envelope(await put(key, value))).toMatchObject({ success: false, message });
@@ -122,17 +124,19 @@ describe('PUT /api/option/', () => {
     expect(envelope(await put('QuotaPerUnit', '1000.5')).success).toBe(true);
     expect(envelope(await put('RetryTimes', 3)).success).toBe(true);
     expect(envelope(await put('ChannelDisableThreshold', '2.5')).success).toBe(true);
+    expect(envelope(await put('ResponsesRetentionDays', '7')).success).toBe(true);
     const options = await readOptions();
     expect(options).toMatchObject({
       QuotaForNewUser: '0',
       QuotaPerUnit: '1000.5',
       RetryTimes: '3',
       ChannelDisableThreshold: '2.5',
+      ResponsesRetentionDays: '7',
     });
     expect((await status()).quota_per_unit).toBe(1000.5);
   });
 
-  it('checks the ratio JSON with the spec messages and keeps the old value on failure', async () => {
+  it('checks the ratio JSON with the shared schema messages and keeps the old value on failure', async () => {
     const cases: Array<[string, string, string]> = [
       ['ModelRatio', '{gpt-4: 15}', 'Model ratio is not a valid JSON string'],
       ['GroupRatio', '{"vip": ', 'Group ratio is not a valid JSON string'],

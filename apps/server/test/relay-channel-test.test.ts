@@ -3,6 +3,7 @@ import { ChannelStatus, ChannelType, LogType, Role } from '@gatehouse/shared';
 import { testChannels } from '../src/channels/channel-health';
 import { findRelayRuntime } from '../src/relay/relay-runtime';
 import { startOpenAIUpstream, type OpenAIUpstream } from './support/openai-upstream';
+import { startTencentStandIn } from './support/tencent-stand-in';
 import { startRelayKit, type RelayKit } from './support/relay-kit';
 import { createUserSession, envelope, type Session } from './test-app';
 
@@ -59,7 +60,8 @@ describe('GET /api/channel/test/{id}', () => {
       modelMapping: { 'gpt-4o': 'gpt-4o-2024-11-20' },
     });
     const answer = await runTest(id);
-    expect(answer).toMatchObject({ success: true, message: '', model: 'gpt-4o-mini' });
+    // The model's reply, as one-api's console shows it after "output:".
+    expect(answer).toMatchObject({ success: true, message: 'Hello from tested', model: 'gpt-4o-mini' });
     expect(answer.time).toBeGreaterThanOrEqual(0);
     expect(upstream.received[0].json).toMatchObject({
       model: 'gpt-4o-mini',
@@ -70,6 +72,14 @@ describe('GET /api/channel/test/{id}', () => {
     // The model asked for, through the channel's mapping.
     expect((await runTest(id, 'gpt-4o')).model).toBe('gpt-4o');
     expect(upstream.received[1].json?.model).toBe('gpt-4o-2024-11-20');
+  });
+
+  it('shortens a long reply to 100 characters', async () => {
+    upstream.behaviour = { words: ['word '.repeat(60)] };
+    const id = await kit.createChannel({ upstream, models: 'gpt-4o-mini' });
+    const answer = await runTest(id);
+    expect(answer.success).toBe(true);
+    expect(answer.message).toBe(`${'word '.repeat(20).slice(0, 100)}…`);
   });
 
   it('answers the upstream error and disables a channel with a dead key when asked to', async () => {
@@ -97,10 +107,34 @@ describe('GET /api/channel/test/{id}', () => {
     expect(row.response_time).toBeGreaterThanOrEqual(400);
   });
 
-  it('says why a channel type without an adapter cannot be tested', async () => {
-    const id = await kit.createChannel({ type: ChannelType.awsClaude, models: 'claude-3-haiku-20240307' });
+  it('acts on an error reported inside a 2xx body by its kind: refused credentials disable the channel', async () => {
+    // Tencent Cloud answers a wrong secret with HTTP 200 and Response.Error (AuthFailure.SignatureFailure).
+    const tencent = await startTencentStandIn();
+    try {
+      await kit.test.context.options.set('AutomaticDisableChannelEnabled', 'true');
+      const id = await kit.createChannel({
+        type: ChannelType.tencent,
+        baseUrl: tencent.url,
+        key: `1250000000|${tencent.secretId}|a-wrong-secret-key`,
+        models: 'hunyuan-turbo',
+      });
+      const answer = await runTest(id);
+      expect(answer.success).toBe(false);
+      expect(answer.message).toMatch(/credentials were refused/);
+      expect(answer.message).not.toContain('a-wrong-secret-key');
+      expect((await channelRow(id)).status).toBe(ChannelStatus.autoDisabled);
+    } finally {
+      await tencent.close();
+    }
+  });
+
+  it('says why a channel of a retired vendor cannot be tested', async () => {
+    const id = await kit.createChannel({ type: ChannelType.palm, models: 'chat-bison-001' });
     const answer = await runTest(id);
-    expect(answer).toMatchObject({ success: false, message: expect.stringContaining('native adapter') });
+    expect(answer).toMatchObject({
+      success: false,
+      message: expect.stringContaining('retired the PaLM API'),
+    });
   });
 
   it('is for administrators only', async () => {

@@ -54,7 +54,8 @@ describe('POST /v1/chat/completions (JSON)', () => {
       completion_tokens: 2000,
       quota: 11250,
       is_stream: 0,
-      content: 'model ratio 1.25, completion ratio 4, group ratio 1',
+      content:
+        'model ratio 1.25, completion ratio 4, cache read ratio 0.5, cache write ratio 1, group ratio 1',
     });
     expect(await kit.userQuota(user.id)).toBe(1_000_000 - 11250);
     const stored = await kit.test.context.db

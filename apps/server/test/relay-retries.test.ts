@@ -249,12 +249,16 @@ describe('channel health', () => {
     const error = (await client.chat.completions.create(ask(model)).catch((caught: unknown) => caught)) as {
       status: number;
       message: string;
+      code: string;
     };
     expect(error.status).toBe(502);
+    expect(error.code).toBe('channel_auth_failed');
     expect(error.message).not.toContain('0123456789');
     expect(error.message).not.toContain('hunter2');
     expect(error.message).not.toContain('key=abc');
-    expect(error.message).toContain('refused the channel');
+    expect(error.message).toContain(
+      "The OpenAI channel's credentials were refused by the upstream (HTTP 401)",
+    );
     const row = await kit.test.context.db
       .selectFrom('channels')
       .select('status')

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Role } from '@gatehouse/shared';
-import { buildApp } from '../src/app';
+import { buildApp, type BuildAppOptions } from '../src/app';
 import { loadConfig, type Config } from '../src/config/config';
 import { closeContext, createContext, type AppContext } from '../src/context';
 import { hashPassword } from '../src/auth/password';
@@ -19,9 +19,12 @@ export interface TestApp {
 
 /**
  * A real app on a fresh SQLite file in a temp folder: the same code path as production, no mocks.
- * `env` overrides the environment the config is read from.
+ * `env` overrides the environment the config is read from; `appOptions` gives it a logger, for instance.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  appOptions: BuildAppOptions = {},
+): Promise<TestApp> {
   const folder = mkdtempSync(path.join(tmpdir(), 'gatehouse-test-'));
   const config: Config = loadConfig({
     SQLITE_PATH: path.join(folder, 'test.db'),
@@ -34,7 +37,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ...env,
   });
   const context = await createContext(config);
-  const app = await buildApp(context);
+  const app = await buildApp(context, appOptions);
   await app.ready();
   return {
     app,

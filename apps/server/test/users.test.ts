@@ -82,7 +82,9 @@ describe('GET /api/user/{id}', () => {
     });
     expect(envelope(await call(admin, 'GET', `/api/user/${root.user.id}`)).success).toBe(false);
     expect(envelope<User>(await call(root, 'GET', `/api/user/${root.user.id}`)).data.username).toBe('root');
-    expect(envelope<User>(await call(root, 'GET', `/api/user/${normal.user.id}/`)).data.id).toBe(normal.user.id);
+    expect(envelope<User>(await call(root, 'GET', `/api/user/${normal.user.id}/`)).data.id).toBe(
+      normal.user.id,
+    );
     expect(envelope(await call(root, 'GET', '/api/user/99999'))).toMatchObject({
       success: false,
       message: 'User does not exist',

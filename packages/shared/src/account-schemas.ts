@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
-/** SPEC §2: the console's verification and reset buttons wait this long before sending again. */
+/** The console's verification and reset buttons wait this long before sending again. */
 export const VERIFICATION_RESEND_COOLDOWN_SECONDS = 30;
-/** SPEC §9: a chat-app (WeChat) login code is valid for three minutes. */
+/** A chat-app (WeChat) login code is valid for three minutes. */
 export const WECHAT_CODE_VALIDITY_SECONDS = 180;
 
 export const emailSchema = z
@@ -11,7 +11,7 @@ export const emailSchema = z
   .toLowerCase()
   .pipe(z.email({ error: 'Please enter a valid e-mail address' }).max(255, 'E-mail address is too long'));
 
-/** The Turnstile token travels in the query string (SPEC §7); empty when the check is off. */
+/** The Turnstile token travels in the query string; empty when the check is off. */
 const turnstileSchema = z.string().trim().optional().default('');
 
 /** GET /api/verification and GET /api/reset_password */

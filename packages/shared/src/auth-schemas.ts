@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** SPEC §5 limits shared by registration, add-user and self edit. */
+/** Limits shared by registration, add-user and self edit. */
 export const USERNAME_MAX_LENGTH = 12;
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 20;

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ChannelStatus } from './enums';
+import { rowIdSchema } from './row-id';
 import { ChannelType, isKnownChannelType } from './channel-types';
 
-/** SPEC §5 channel form messages; the server answers the same words the console shows. */
+/** Channel form messages; the server answers the same words the console shows. */
 export const channelMessages = {
   nameAndKeyRequired: 'please fill in channel name and channel key',
   modelsRequired: 'please select at least one model',
@@ -23,17 +24,17 @@ export const channelMessages = {
   statusInvalid: 'status must be 1 (enabled) or 2 (disabled)',
 } as const;
 
-/** SPEC §5: Azure's API version when the form leaves it blank. */
+/** Azure's API version when the form leaves it blank. */
 export const DEFAULT_AZURE_API_VERSION = '2024-03-01-preview';
 
-/** SPEC §9: the sample model mapping maps old dated model names to base names. */
+/** The sample model mapping maps old dated model names to base names. */
 export const MODEL_MAPPING_SAMPLE = JSON.stringify(
   { 'gpt-3.5-turbo-0301': 'gpt-3.5-turbo', 'gpt-4-0314': 'gpt-4', 'gpt-4-32k-0314': 'gpt-4-32k' },
   null,
   2,
 );
 
-/** SPEC §5: key format hints by channel type. */
+/** Key format hints by channel type. */
 export const channelKeyFormats: Readonly<Record<number, string>> = {
   [ChannelType.baidu]: 'APIKey|SecretKey',
   [ChannelType.xunfei]: 'APPID|APISecret|APIKey',
@@ -48,7 +49,7 @@ export const channelTypesRequiringBaseUrl: readonly number[] = [
   ChannelType.proxy,
 ];
 
-/** The special fields of the config JSON (SPEC §3). */
+/** The special fields of the config JSON. */
 export interface ChannelConfig {
   region?: string;
   ak?: string;
@@ -125,7 +126,7 @@ export function parseChannelConfig(text: string): ChannelConfig | null {
 }
 
 /**
- * SPEC §5: with an empty key, AWS (33) and Vertex AI (42) build it from the special fields. The Vertex
+ * With an empty key, AWS (33) and Vertex AI (42) build it from the special fields. The Vertex
  * credentials JSON is minified so the key stays one line (a multi-line key would mean a batch).
  */
 export function composeChannelKey(type: number, config: ChannelConfig): string {
@@ -222,7 +223,7 @@ export type ChannelFields = z.infer<typeof channelFieldsSchema>;
 
 /** PUT /api/channel/: the id plus the fields to change. */
 export const channelUpdateSchema = channelFieldsSchema.extend({
-  id: integerField('Invalid id').refine((id) => id > 0, 'Invalid id'),
+  id: rowIdSchema,
 });
 export type ChannelUpdate = z.infer<typeof channelUpdateSchema>;
 

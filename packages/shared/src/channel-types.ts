@@ -8,7 +8,7 @@ export interface ChannelTypeInfo {
   defaultBaseUrl: string;
 }
 
-/** SPEC §9: channel type ids and names, in the order the console lists them. */
+/** Channel type ids and names, in the order the console lists them. */
 export const channelTypes: readonly ChannelTypeInfo[] = [
   { id: 1, name: 'OpenAI', color: 'green', defaultBaseUrl: 'https://api.openai.com' },
   { id: 14, name: 'Anthropic Claude', color: 'dark', defaultBaseUrl: 'https://api.anthropic.com' },

@@ -1,4 +1,5 @@
-/** The API entities of SPEC §3 as the management API answers them (snake_case, timestamps in seconds). */
+import type { BudgetPeriod, ModelLimits } from './limit-schemas';
+/** The API entities as the management API answers them (snake_case, timestamps in seconds). */
 
 export interface User {
   id: number;
@@ -17,6 +18,11 @@ export interface User {
   aff_code: string;
   inviter_id: number;
   created_at: number;
+  rpm_limit: number;
+  tpm_limit: number;
+  max_parallel_requests: number;
+  budget: number;
+  budget_period: BudgetPeriod;
 }
 
 export interface Token {
@@ -34,6 +40,12 @@ export interface Token {
   expired_time: number;
   models: string;
   subnet: string;
+  rpm_limit: number;
+  tpm_limit: number;
+  max_parallel_requests: number;
+  budget: number;
+  budget_period: BudgetPeriod;
+  model_limits: ModelLimits;
 }
 
 export interface Channel {
@@ -86,6 +98,20 @@ export interface Log {
   elapsed_time: number;
   is_stream: boolean;
   created_at: number;
+  request_id: string;
+  /** parts of prompt_tokens: read from and written to the vendor's prompt cache */
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  /** part of completion_tokens */
+  reasoning_tokens: number;
+  /** the API the client called; '' on rows written before it was recorded */
+  inbound_protocol: string;
+  /** the ratios the charge was computed with; 0 on rows written before they were recorded */
+  model_ratio: number;
+  completion_ratio: number;
+  cache_read_ratio: number;
+  cache_write_ratio: number;
+  group_ratio: number;
 }
 
 export interface AvailableModel {
@@ -118,6 +144,8 @@ export interface ServerStatus {
   wechat_qrcode: string;
   lark_client_id: string;
   theme: string;
+  /** REDIS_CONN_STRING is set but Redis does not answer: key and user limits are counted per node */
+  limits_degraded: boolean;
 }
 
 export interface OptionEntry {

@@ -1,4 +1,4 @@
-/** Numeric enums of SPEC §3/§4/§9, with their labels. The console and the server both read these. */
+/** Numeric enums (roles, statuses, log and channel types …), with their labels. The console and the server both read these. */
 
 export const Role = { guest: 0, common: 1, admin: 10, root: 100 } as const;
 export type RoleValue = (typeof Role)[keyof typeof Role];
@@ -6,7 +6,7 @@ export type RoleValue = (typeof Role)[keyof typeof Role];
 export const isAdminRole = (role: number): boolean => role >= Role.admin;
 export const isRootRole = (role: number): boolean => role >= Role.root;
 
-/** i18n keys of the role labels (SPEC §4: normal user, admin, super admin, unknown identity). */
+/** i18n keys of the role labels (normal user, admin, super admin, unknown identity). */
 export function roleLabelKey(role: number): string {
   if (role === Role.common) return 'role.common';
   if (role === Role.admin) return 'role.admin';
@@ -20,6 +20,29 @@ export const RedemptionStatus = { unused: 1, disabled: 2, used: 3 } as const;
 export const ChannelStatus = { enabled: 1, manuallyDisabled: 2, autoDisabled: 3 } as const;
 export const LogType = { all: 0, topup: 1, consume: 2, manage: 3, system: 4 } as const;
 export type LogTypeValue = (typeof LogType)[keyof typeof LogType];
+
+/**
+ * The API a client called, as the consumption log records it: the chat protocols the gateway speaks, then the
+ * OpenAI endpoints that are not chat.
+ */
+export const inboundProtocols = [
+  'openai-chat',
+  'openai-responses',
+  'anthropic-messages',
+  'gemini',
+  'openai-completions',
+  'openai-embeddings',
+  'openai-moderations',
+  'openai-images',
+  'openai-audio-speech',
+  'openai-audio-transcriptions',
+  'openai-audio-translations',
+] as const;
+export type InboundProtocol = (typeof inboundProtocols)[number];
+
+export function isInboundProtocol(value: string): value is InboundProtocol {
+  return (inboundProtocols as readonly string[]).includes(value);
+}
 
 export type BadgeColor =
   | 'green'
@@ -77,14 +100,14 @@ export function badgeFor(map: Record<number, Badge>, value: number): Badge {
   return map[value] ?? unknownBadge;
 }
 
-/** SPEC §9: group tags — vip and pro yellow, svip and premium red. */
+/** Group tags — vip and pro yellow, svip and premium red. */
 export function groupColor(group: string): BadgeColor {
   if (group === 'vip' || group === 'pro') return 'yellow';
   if (group === 'svip' || group === 'premium') return 'red';
   return 'blue';
 }
 
-/** SPEC §4: response-time badge — 0 untested; ≤1000 green; ≤3000 olive; ≤5000 yellow; above red. */
+/** Response-time badge — 0 untested; ≤1000 green; ≤3000 olive; ≤5000 yellow; above red. */
 export function responseTimeColor(milliseconds: number): BadgeColor | null {
   if (milliseconds === 0) return null;
   if (milliseconds <= 1000) return 'green';

@@ -1,4 +1,4 @@
-/** Every management API answer (SPEC §1). */
+/** Every management API answer. */
 export interface Envelope<T = unknown> {
   success: boolean;
   message: string;

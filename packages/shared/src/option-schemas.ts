@@ -11,11 +11,13 @@ export const optionUpdateRequestSchema = z.object({
 });
 export type OptionUpdateRequest = z.input<typeof optionUpdateRequestSchema>;
 
-/** The ratio options and the name SPEC §5 uses for each in its messages. */
+/** The ratio options and the name each goes by in the messages. */
 export const ratioOptionNames = {
   ModelRatio: 'Model ratio',
   GroupRatio: 'Group ratio',
   CompletionRatio: 'Completion ratio',
+  CacheReadRatio: 'Cache read ratio',
+  CacheWriteRatio: 'Cache write ratio',
 } as const;
 export type RatioOptionKey = keyof typeof ratioOptionNames;
 
@@ -24,9 +26,7 @@ export function isRatioOptionKey(key: string): key is RatioOptionKey {
 }
 
 export type RatioJsonProblem =
-  | { kind: 'syntax' }
-  | { kind: 'notObject' }
-  | { kind: 'badValue'; name: string };
+  { kind: 'syntax' } | { kind: 'notObject' } | { kind: 'badValue'; name: string };
 
 /**
  * Checks a ratio option: a JSON object whose values are numbers ≥ 0. Answers what is wrong, or null.
@@ -47,7 +47,7 @@ export function findRatioJsonProblem(text: string): RatioJsonProblem | null {
   return null;
 }
 
-/** The message of SPEC §5 for a ratio option's problem, or null when the text is fine. */
+/** The message for a ratio option's problem, or null when the text is fine. */
 export function findRatioJsonError(key: RatioOptionKey, text: string): string | null {
   const label = ratioOptionNames[key];
   const problem = findRatioJsonProblem(text);
@@ -57,7 +57,7 @@ export function findRatioJsonError(key: RatioOptionKey, text: string): string | 
   return `${label}: the value of "${problem.name}" must be a number not less than 0`;
 }
 
-/** Pretty-prints ratio JSON for the editors; `{}` shows blank (SPEC §5). Invalid text is left as it is. */
+/** Pretty-prints ratio JSON for the editors; `{}` shows blank. Invalid text is left as it is. */
 export function formatRatioJson(text: string): string {
   try {
     const parsed: unknown = JSON.parse(text);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatCompactNumber, formatLogQuota, formatRemainingQuota } from './quota';
 
-describe('quota display (SPEC §4)', () => {
+describe('quota display', () => {
   it.each([
     [9999, '9999'],
     [10_000, '10k'],

@@ -1,4 +1,4 @@
-/** SPEC §4 quota display. 500 000 quota = 1 US dollar unless QuotaPerUnit says otherwise. */
+/** Quota display. 500 000 quota = 1 US dollar unless QuotaPerUnit says otherwise. */
 
 export const DEFAULT_QUOTA_PER_UNIT = 500_000;
 
@@ -29,7 +29,7 @@ export function formatQuota(quota: number, display: QuotaDisplay, digits = 2): s
   return formatCompactNumber(quota);
 }
 
-/** Remaining balances show 2 decimals; log rows 6 (SPEC §4). */
+/** Remaining balances show 2 decimals; log rows 6. */
 export const formatRemainingQuota = (quota: number, display: QuotaDisplay): string =>
   formatQuota(quota, display, 2);
 export const formatLogQuota = (quota: number, display: QuotaDisplay): string =>

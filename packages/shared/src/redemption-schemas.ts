@@ -1,15 +1,14 @@
 import { z } from 'zod';
 import { RedemptionStatus } from './enums';
+import { rowIdSchema } from './row-id';
 import { integerField } from './token-schemas';
 
-/** Issue 4 / SPEC §9: redemption limits and defaults shared by the console form and the server. */
+/** Issue 4: redemption limits and defaults shared by the console form and the server. */
 export const REDEMPTION_NAME_MAX_LENGTH = 20;
 export const REDEMPTION_KEY_LENGTH = 32;
 export const REDEMPTION_MAX_COUNT = 100;
 export const NEW_REDEMPTION_DEFAULT_QUOTA = 100_000;
 export const NEW_REDEMPTION_DEFAULT_COUNT = 1;
-
-const id = integerField('Invalid id').pipe(z.number().positive('Invalid id'));
 
 const redemptionFields = {
   name: z
@@ -35,12 +34,12 @@ export const createRedemptionRequestSchema = z.object({
 });
 export type CreateRedemptionRequest = z.input<typeof createRedemptionRequestSchema>;
 
-export const updateRedemptionRequestSchema = z.object({ id, ...redemptionFields });
+export const updateRedemptionRequestSchema = z.object({ id: rowIdSchema, ...redemptionFields });
 export type UpdateRedemptionRequest = z.input<typeof updateRedemptionRequestSchema>;
 
 /** An admin toggles between unused and disabled; used is set only by a top-up. */
 export const redemptionStatusRequestSchema = z.object({
-  id,
+  id: rowIdSchema,
   status: integerField('status must be 1 (unused) or 2 (disabled)').refine(
     (value) => value === RedemptionStatus.unused || value === RedemptionStatus.disabled,
     'status must be 1 (unused) or 2 (disabled)',

@@ -1,4 +1,4 @@
-/** Timestamps are seconds since epoch, displayed as YYYY-MM-DD HH:mm:ss in local time (SPEC §3). */
+/** Timestamps are seconds since epoch, displayed as YYYY-MM-DD HH:mm:ss in local time. */
 export function formatTimestamp(seconds: number): string {
   const date = new Date(seconds * 1000);
   const pad = (value: number) => String(value).padStart(2, '0');

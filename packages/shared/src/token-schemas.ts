@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { TokenStatus } from './enums';
+import { rowIdSchema } from './row-id';
+import { limitFieldsSchema, modelLimitsSchema } from './limit-schemas';
 
-/** SPEC §9 and issue 4: key limits and defaults shared by the console form and the server. */
+/** Issue 4: key limits and defaults shared by the console form and the server. */
 export const TOKEN_NAME_MAX_LENGTH = 30;
 export const TOKEN_KEY_LENGTH = 48;
 export const TOKEN_KEY_PREFIX = 'sk-';
@@ -58,19 +60,19 @@ export const tokenFieldsSchema = z.object({
   models: commaList.default(''),
   /** CIDR syntax is checked by the server (node:net); here it is only normalised. */
   subnet: commaList.default(''),
+  ...limitFieldsSchema.shape,
+  model_limits: modelLimitsSchema.default({}),
 });
 
 export const createTokenRequestSchema = tokenFieldsSchema;
 export type CreateTokenRequest = z.input<typeof createTokenRequestSchema>;
 
-export const updateTokenRequestSchema = tokenFieldsSchema.extend({
-  id: integerField('Invalid id').pipe(z.number().positive('Invalid id')),
-});
+export const updateTokenRequestSchema = tokenFieldsSchema.extend({ id: rowIdSchema });
 export type UpdateTokenRequest = z.input<typeof updateTokenRequestSchema>;
 
 /** A user toggles between enabled and disabled; expired and exhausted are set by the server. */
 export const tokenStatusRequestSchema = z.object({
-  id: integerField('Invalid id').pipe(z.number().positive('Invalid id')),
+  id: rowIdSchema,
   status: integerField('status must be 1 (enabled) or 2 (disabled)').refine(
     (value) => value === TokenStatus.enabled || value === TokenStatus.disabled,
     'status must be 1 (enabled) or 2 (disabled)',

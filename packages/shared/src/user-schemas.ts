@@ -6,6 +6,8 @@ import {
   passwordSchema,
   usernameSchema,
 } from './auth-schemas';
+import { rowIdSchema } from './row-id';
+import { optionalLimitFieldsSchema } from './limit-schemas';
 
 /** GET /api/user/?order=: the server sorts by one of these (empty = newest first). */
 export const userListOrders = ['', 'id', 'quota', 'used_quota', 'request_count'] as const;
@@ -19,7 +21,7 @@ export const GROUP_NAME_PATTERN = /^[A-Za-z0-9_.-]+$/;
 export const GROUP_LIST_MAX_LENGTH = 64;
 export const DEFAULT_GROUP = 'default';
 
-/** A comma list of group names, trimmed, without blanks or repeats; empty means 'default' (SPEC §3). */
+/** A comma list of group names, trimmed, without blanks or repeats; empty means 'default'. */
 export function normalizeGroupList(value: string): string {
   const names = [
     ...new Set(
@@ -67,7 +69,7 @@ const quotaSchema = z.union(
 
 /** PUT /api/user/ (admin edit). Omitted fields keep their value; a blank password keeps the old one. */
 export const updateUserRequestSchema = z.object({
-  id: z.coerce.number({ error: 'Invalid id' }).int('Invalid id').positive('Invalid id'),
+  id: rowIdSchema,
   display_name: displayNameSchema.optional(),
   password: z
     .string()
@@ -82,6 +84,7 @@ export const updateUserRequestSchema = z.object({
     .refine((quota) => quota >= 0, 'Quota must not be negative')
     .optional(),
   group: groupListSchema.optional(),
+  ...optionalLimitFieldsSchema.shape,
 });
 export type UpdateUserRequest = z.input<typeof updateUserRequestSchema>;
 

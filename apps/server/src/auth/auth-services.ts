@@ -1,6 +1,9 @@
 import { Redis } from 'ioredis';
 import type { Config } from '../config/config';
-import { MemoryOAuthStateStore, RedisOAuthStateStore, type OAuthStateStore } from './oauth-state';
+import type { FastifyBaseLogger } from 'fastify';
+import { FallbackLimitCounters } from '../limits/fallback-limit-counters';
+import { MemoryLimitCounters, RedisLimitCounters, type LimitCounters } from '../limits/limit-counters';
+import { MemoryOAuthStateStore, RedisOAuthStateStore, type OAuthStateStore } from './oauth-state-store';
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './rate-limiter';
 import {
   MemoryVerificationCodes,
@@ -13,18 +16,25 @@ export interface AuthServices {
   rateLimiter: RateLimiter;
   oauthStates: OAuthStateStore;
   verificationCodes: VerificationCodeStore;
+  /** the relay's rate-limit, parallel-request and budget counters of keys and users */
+  limitCounters: LimitCounters;
 }
 
 /**
  * In-process for a single instance; in Redis when REDIS_CONN_STRING is set, so that limits, OAuth
  * callbacks and mailed codes work whichever instance a request lands on.
  */
-export function createAuthServices(config: Config, closers: Array<() => Promise<void> | void>): AuthServices {
+export function createAuthServices(
+  config: Config,
+  closers: Array<() => Promise<void> | void>,
+  logger?: FastifyBaseLogger,
+): AuthServices {
   if (config.redisConnString === '') {
     return {
       rateLimiter: new MemoryRateLimiter(),
       oauthStates: new MemoryOAuthStateStore(),
       verificationCodes: new MemoryVerificationCodes(),
+      limitCounters: new MemoryLimitCounters(),
     };
   }
   const redis = new Redis(config.redisConnString, {
@@ -42,5 +52,6 @@ export function createAuthServices(config: Config, closers: Array<() => Promise<
     rateLimiter: new RedisRateLimiter(redis),
     oauthStates: new RedisOAuthStateStore(redis),
     verificationCodes: new RedisVerificationCodes(redis),
+    limitCounters: new FallbackLimitCounters(new RedisLimitCounters(redis), logger),
   };
 }

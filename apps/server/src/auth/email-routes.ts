@@ -32,7 +32,7 @@ export function registerEmailRoutes(app: FastifyInstance, context: AppContext): 
 
   // Sends a code whoever asks: whether the address is in use is only told after the code proves it
   // (registration and binding), so this answer reveals nothing.
-  app.get('/api/verification', async (request) => {
+  app.get('/api/verification', { config: { changesState: true } }, async (request) => {
     const { email } = parseWith(emailRequestQuerySchema, request.query);
     await verifyTurnstile(context, request);
     assertEmailDomainAllowed(options, email);
@@ -47,14 +47,16 @@ export function registerEmailRoutes(app: FastifyInstance, context: AppContext): 
   });
 
   // Every well-formed address gets the same answer and a mail; only an address in use gets a link.
-  app.get('/api/reset_password', async (request) => {
+  app.get('/api/reset_password', { config: { changesState: true } }, async (request) => {
     const { email } = parseWith(emailRequestQuerySchema, request.query);
+    // Asked before anything else, so the refusal is the same whether the address is in use or not.
+    const address = publicAddress(context);
     await verifyTurnstile(context, request);
     const user = await findUserByEmail(db, email);
     const subject = `${systemName()} password reset`;
     if (user) {
       const token = await verificationCodes.issue('reset', email);
-      const link = new URL(`${publicAddress(context, request)}/user/reset`);
+      const link = new URL(`${address}/user/reset`);
       link.searchParams.set('email', email);
       link.searchParams.set('token', token);
       const mail = composeMail(email, subject, [
@@ -89,17 +91,21 @@ export function registerEmailRoutes(app: FastifyInstance, context: AppContext): 
     return ok(password, 'Password reset successfully; copy your new password');
   });
 
-  app.get('/api/oauth/email/bind', { preHandler: guards.user }, async (request) => {
-    const user = currentUser(request);
-    const { email, code } = parseWith(emailBindQuerySchema, request.query);
-    assertEmailDomainAllowed(options, email);
-    if (!(await verificationCodes.consume('bind', email, code))) {
-      fail('The verification code is wrong or has expired');
-    }
-    await assertEmailAvailable(db, email, user.id);
-    await db.updateTable('users').set({ email }).where('id', '=', user.id).execute();
-    return ok(undefined, 'Email account bound successfully!');
-  });
+  app.get(
+    '/api/oauth/email/bind',
+    { preHandler: guards.user, config: { changesState: true } },
+    async (request) => {
+      const user = currentUser(request);
+      const { email, code } = parseWith(emailBindQuerySchema, request.query);
+      assertEmailDomainAllowed(options, email);
+      if (!(await verificationCodes.consume('bind', email, code))) {
+        fail('The verification code is wrong or has expired');
+      }
+      await assertEmailAvailable(db, email, user.id);
+      await db.updateTable('users').set({ email }).where('id', '=', user.id).execute();
+      return ok(undefined, 'Email account bound successfully!');
+    },
+  );
 
   async function sendOrRevoke(
     request: FastifyRequest,

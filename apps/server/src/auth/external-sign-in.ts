@@ -97,7 +97,7 @@ export async function signInWithExternalAccount(
     user = await createExternalUser(context, column, identity);
   }
   if (user.status !== UserStatus.enabled) fail('This user has been banned');
-  startSession(reply, request, user);
+  await startSession(context, request, reply, user);
   return ok(toPublicUser(user), 'Login successful!');
 }
 

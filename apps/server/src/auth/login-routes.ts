@@ -25,12 +25,12 @@ export function registerLoginRoutes(app: FastifyInstance, context: AppContext): 
     const isMatch = await verifyPassword(input.password, user?.password ?? (await decoyHash));
     if (!user || !isMatch) fail('Wrong username or password');
     if (user.status !== UserStatus.enabled) fail('This user has been banned');
-    startSession(reply, request, user);
+    await startSession(context, request, reply, user);
     return ok(toPublicUser(user), 'Login successful!');
   });
 
-  app.get('/api/user/logout', async (_request, reply) => {
-    endSession(reply);
+  app.get('/api/user/logout', { config: { changesState: true } }, async (request, reply) => {
+    await endSession(context, request, reply);
     return ok();
   });
 

@@ -16,14 +16,16 @@ import { consumeOAuthState, issueOAuthState } from './oauth-state';
 import { publicAddress } from './public-address';
 import { fetchWeChatIdentity } from './wechat-auth';
 
-/** GitHub, Lark and WeChat sign-in and binding (SPEC §7 /api/oauth/*). */
+/** GitHub, Lark and WeChat sign-in and binding (/api/oauth/*). */
 export function registerOAuthRoutes(app: FastifyInstance, context: AppContext): void {
   const { options } = context;
   const guards = createGuards(context);
 
-  app.get('/api/oauth/state', async (request, reply) => ok(await issueOAuthState(context, request, reply)));
+  app.get('/api/oauth/state', { config: { changesState: true } }, async (request, reply) =>
+    ok(await issueOAuthState(context, request, reply)),
+  );
 
-  /** A signed-in user binds the account (message "bind", SPEC §4); anyone else signs in with it. */
+  /** A signed-in user binds the account (message "bind"); anyone else signs in with it. */
   async function completeOAuth(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -35,7 +37,7 @@ export function registerOAuthRoutes(app: FastifyInstance, context: AppContext): 
     return signInWithExternalAccount(context, request, reply, column, identity);
   }
 
-  app.get('/api/oauth/github', async (request, reply) => {
+  app.get('/api/oauth/github', { config: { changesState: true } }, async (request, reply) => {
     if (!options.getBoolean('GitHubOAuthEnabled')) {
       fail('The administrator has not enabled sign-in and registration with GitHub');
     }
@@ -45,13 +47,14 @@ export function registerOAuthRoutes(app: FastifyInstance, context: AppContext): 
     return completeOAuth(request, reply, 'github_id', identity);
   });
 
-  app.get('/api/oauth/lark', async (request, reply) => {
+  app.get('/api/oauth/lark', { config: { changesState: true } }, async (request, reply) => {
     if (!isLarkConfigured(context)) {
       fail('The administrator has not enabled sign-in and registration with Lark');
     }
+    // Lark checks the redirect_uri of the exchange against the one the console sent the user with.
+    const redirectBase = publicAddress(context);
     const { code, state } = parseWith(oauthCallbackQuerySchema, request.query);
     await consumeOAuthState(context, request, reply, state);
-    const redirectBase = publicAddress(context, request);
     const identity = await fetchLarkIdentity(context, code, redirectBase, request.log);
     return completeOAuth(request, reply, 'lark_id', identity);
   });
@@ -62,18 +65,22 @@ export function registerOAuthRoutes(app: FastifyInstance, context: AppContext): 
     }
   };
 
-  app.get('/api/oauth/wechat', async (request, reply) => {
+  app.get('/api/oauth/wechat', { config: { changesState: true } }, async (request, reply) => {
     assertWeChatEnabled();
     const { code } = parseWith(wechatCodeQuerySchema, request.query);
     const identity = await fetchWeChatIdentity(context, code, request.log);
     return signInWithExternalAccount(context, request, reply, 'wechat_id', identity);
   });
 
-  app.get('/api/oauth/wechat/bind', { preHandler: guards.user }, async (request) => {
-    assertWeChatEnabled();
-    const { code } = parseWith(wechatCodeQuerySchema, request.query);
-    const identity = await fetchWeChatIdentity(context, code, request.log);
-    const user = await bindExternalAccount(context, currentUser(request), 'wechat_id', identity);
-    return ok(user, 'WeChat account bound successfully!');
-  });
+  app.get(
+    '/api/oauth/wechat/bind',
+    { preHandler: guards.user, config: { changesState: true } },
+    async (request) => {
+      assertWeChatEnabled();
+      const { code } = parseWith(wechatCodeQuerySchema, request.query);
+      const identity = await fetchWeChatIdentity(context, code, request.log);
+      const user = await bindExternalAccount(context, currentUser(request), 'wechat_id', identity);
+      return ok(user, 'WeChat account bound successfully!');
+    },
+  );
 }

@@ -22,13 +22,13 @@ function isCriticalRoute(request: FastifyRequest): boolean {
 }
 
 /**
- * The relay (/v1, /dashboard) is limited by its keys' quota, not here. Hashed console assets are not counted
- * either: they are immutable and cached for a year, and one lazy-loaded page fetches many of them.
+ * The relay (/v1, /v1beta, /dashboard) is limited by its keys' quota, not here. Hashed console assets are not
+ * counted either: they are immutable and cached for a year, and one lazy-loaded page fetches many of them.
  */
 function classifyPath(url: string): 'api' | 'web' | null {
   const path = url.split('?')[0] ?? '/';
   if (path === '/api' || path.startsWith('/api/')) return 'api';
-  if (path.startsWith('/v1/') || path === '/v1' || path.startsWith('/dashboard/')) return null;
+  if (/^\/v1(beta)?(\/|$)/.test(path) || path.startsWith('/dashboard/')) return null;
   if (path.startsWith('/assets/')) return null;
   return 'web';
 }

@@ -2,12 +2,20 @@ import type { OptionKey } from '../options/option-defaults';
 import type { OptionStore } from '../options/option-store';
 import { defaultModelPrices } from './default-model-prices';
 
-/** The three ratios that price one request (DESIGN.md). */
+/** The ratios that price one request; the consumption log records each, so a charge can be recomputed. */
 export interface Pricing {
   modelRatio: number;
   completionRatio: number;
+  /** a prompt token read from the vendor's cache, relative to a fresh one */
+  cacheReadRatio: number;
+  /** a prompt token written to the vendor's cache, relative to a fresh one */
+  cacheWriteRatio: number;
   groupRatio: number;
 }
+
+export type ModelRatios = Omit<Pricing, 'groupRatio'>;
+
+type RatioKey = 'ModelRatio' | 'CompletionRatio' | 'CacheReadRatio' | 'CacheWriteRatio' | 'GroupRatio';
 
 type RatioMap = Readonly<Record<string, number>>;
 
@@ -29,7 +37,7 @@ function parseRatioMap(text: string): RatioMap {
   return ratios;
 }
 
-function readRatios(options: OptionStore, key: 'ModelRatio' | 'CompletionRatio' | 'GroupRatio'): RatioMap {
+function readRatios(options: OptionStore, key: RatioKey): RatioMap {
   const text = options.get(key);
   let cache = parsedRatios.get(options);
   if (!cache) {
@@ -48,20 +56,22 @@ function own(map: RatioMap, name: string): number | undefined {
 }
 
 /**
- * The model and completion ratios of a model, or null when the model has no price: neither the ModelRatio
- * option nor the built-in table knows it. The relay refuses such models rather than guess a price.
+ * The ratios of a model, or null when the model has no price: neither the ModelRatio option nor the built-in
+ * table knows it. The relay refuses such models rather than guess a price. Each ratio comes from its option
+ * first, then the built-in table; cache tokens of a model no one gave cache prices cost what fresh input does.
  */
-export function findModelRatios(
-  options: OptionStore,
-  model: string,
-): { modelRatio: number; completionRatio: number } | null {
+export function findModelRatios(options: OptionStore, model: string): ModelRatios | null {
   const builtIn = Object.prototype.hasOwnProperty.call(defaultModelPrices, model)
     ? defaultModelPrices[model]
     : undefined;
   const modelRatio = own(readRatios(options, 'ModelRatio'), model) ?? builtIn?.modelRatio;
   if (modelRatio === undefined) return null;
-  const completionRatio = own(readRatios(options, 'CompletionRatio'), model) ?? builtIn?.completionRatio ?? 1;
-  return { modelRatio, completionRatio };
+  return {
+    modelRatio,
+    completionRatio: own(readRatios(options, 'CompletionRatio'), model) ?? builtIn?.completionRatio ?? 1,
+    cacheReadRatio: own(readRatios(options, 'CacheReadRatio'), model) ?? builtIn?.cacheReadRatio ?? 1,
+    cacheWriteRatio: own(readRatios(options, 'CacheWriteRatio'), model) ?? builtIn?.cacheWriteRatio ?? 1,
+  };
 }
 
 /** A group missing from GroupRatio pays the plain price. */
@@ -73,6 +83,7 @@ export function describePricing(pricing: Pricing): string {
   const format = (value: number) => String(Math.round(value * 1e6) / 1e6);
   return (
     `model ratio ${format(pricing.modelRatio)}, completion ratio ${format(pricing.completionRatio)}, ` +
+    `cache read ratio ${format(pricing.cacheReadRatio)}, cache write ratio ${format(pricing.cacheWriteRatio)}, ` +
     `group ratio ${format(pricing.groupRatio)}`
   );
 }

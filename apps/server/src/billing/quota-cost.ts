@@ -6,19 +6,32 @@ function ceilQuota(value: number): number {
   return value <= 0 ? 0 : Math.ceil(Math.round(value * 1e6) / 1e6);
 }
 
+/** The prompt tokens that were neither read from nor written to the vendor's cache. */
+export function freshPromptTokens(usage: TokenUsage): number {
+  return Math.max(0, usage.promptTokens - (usage.cacheReadTokens ?? 0) - (usage.cacheWriteTokens ?? 0));
+}
+
 /**
- * DESIGN.md: ceil((prompt + completion × completion_ratio) × model_ratio × group_ratio), at least 1 when
- * tokens were used at a non-zero price.
+ * ceil((fresh prompt + cache read × cache read ratio + cache write × cache write ratio + completion ×
+ * completion ratio) × model ratio × group ratio), at least 1 when tokens were used at a non-zero price.
+ * Reasoning tokens are part of the completion and priced as such. The consumption log records every term, so
+ * this is the arithmetic a user can redo by hand.
  */
 export function computeTokenCost(pricing: Pricing, usage: TokenUsage): number {
-  const weighted = usage.promptTokens + usage.completionTokens * pricing.completionRatio;
+  const weighted =
+    freshPromptTokens(usage) +
+    (usage.cacheReadTokens ?? 0) * pricing.cacheReadRatio +
+    (usage.cacheWriteTokens ?? 0) * pricing.cacheWriteRatio +
+    usage.completionTokens * pricing.completionRatio;
   const cost = ceilQuota(weighted * pricing.modelRatio * pricing.groupRatio);
   return weighted > 0 && pricing.modelRatio > 0 && pricing.groupRatio > 0 ? Math.max(1, cost) : cost;
 }
 
 /**
- * DESIGN.md: (PreConsumedQuota + prompt_tokens + max_tokens × completion_ratio) × model_ratio × group_ratio.
- * With max_tokens set this covers the worst case, so the settled cost never exceeds it.
+ * (PreConsumedQuota + prompt × max(1, cache write ratio) + max_tokens × completion ratio) × model ratio ×
+ * group ratio. The prompt is priced as if all of it were written to the cache when that is dearer than fresh
+ * input (a cache read is never dearer than that), so with max_tokens set this is the worst case and the settled
+ * cost never exceeds it.
  */
 export function computeReservation(
   pricing: Pricing,
@@ -26,7 +39,9 @@ export function computeReservation(
   promptTokens: number,
   maxTokens: number,
 ): number {
-  const tokens = Math.max(0, preConsumedQuota) + promptTokens + maxTokens * pricing.completionRatio;
+  const promptPrice = Math.max(1, pricing.cacheWriteRatio, pricing.cacheReadRatio);
+  const tokens =
+    Math.max(0, preConsumedQuota) + promptTokens * promptPrice + maxTokens * pricing.completionRatio;
   return ceilQuota(tokens * pricing.modelRatio * pricing.groupRatio);
 }
 

@@ -96,21 +96,66 @@ const giveToToken = precompile(
 
 const isOneRow = (result: { numAffectedRows?: bigint }) => Number(result.numAffectedRows ?? 0) === 1;
 
+/** The durable record of a reservation: which request holds it, and which server owns that request. */
+export interface ReservationRecord {
+  /** the request's id */
+  id: string;
+  nodeId: string;
+  /** seconds from now until recovery may release it, unless the node renews it */
+  leaseSeconds: number;
+}
+
+/** The layout of quota_reservations rows this version writes and understands. */
+export const RESERVATION_FORMAT_VERSION = 1;
+
+const writeRecord = precompile(
+  (
+    db,
+    id: string,
+    userId: number,
+    tokenId: number,
+    isUnlimited: number,
+    amount: number,
+    nodeId: string,
+    now: number,
+    leaseExpiresAt: number,
+  ) =>
+    db.insertInto('quota_reservations').values({
+      id,
+      user_id: userId,
+      token_id: tokenId,
+      is_unlimited_token: isUnlimited,
+      amount,
+      node_id: nodeId,
+      created_at: now,
+      lease_expires_at: leaseExpiresAt,
+      format_version: RESERVATION_FORMAT_VERSION,
+    }),
+  ['~id', USER, TOKEN, -9_000_005, AMOUNT, '~node', NOW, -9_000_006],
+);
+
+const deleteRecord = precompile(
+  (db, id: string) => db.deleteFrom('quota_reservations').where('id', '=', id),
+  ['~id'],
+);
+
 /**
  * Takes `amount` from the user and, unless unlimited, the key — in one transaction, each with a conditional
  * UPDATE (`… WHERE quota >= amount`), so no balance goes below zero however many requests or instances race.
  * The conditions also require the user and the key to be enabled and the key unexpired right now, so a key
- * disabled a moment ago cannot spend. Answers null when reserved.
+ * disabled a moment ago cannot spend. With a record, the same transaction writes it, so a reservation taken
+ * is always one that recovery can find and give back. Answers null when reserved.
  */
 export async function reserveQuota(
   db: Db,
   holder: QuotaHolder,
   amount: number,
+  record?: ReservationRecord,
 ): Promise<ReservationShortfall | null> {
   if (amount <= 0) return null;
   const now = nowSeconds();
-  // One statement is atomic on its own: an unlimited key needs no transaction.
-  if (holder.isUnlimitedToken) {
+  // One statement is atomic on its own: an unlimited key without a record needs no transaction.
+  if (holder.isUnlimitedToken && !record) {
     const result = await db.executeQuery(
       takeFromUserOfUnlimitedKey(db, holder.userId, amount, holder.tokenId, now),
     );
@@ -119,11 +164,30 @@ export async function reserveQuota(
   // Users before keys in every transaction that touches both, so two transactions never deadlock.
   try {
     await db.transaction().execute(async (trx) => {
-      if (!isOneRow(await trx.executeQuery(takeFromUser(db, holder.userId, amount)))) {
-        throw new ReservationRefused('user');
-      }
-      if (!isOneRow(await trx.executeQuery(takeFromToken(db, holder.tokenId, amount, now)))) {
+      const takenFromUser = holder.isUnlimitedToken
+        ? takeFromUserOfUnlimitedKey(db, holder.userId, amount, holder.tokenId, now)
+        : takeFromUser(db, holder.userId, amount);
+      if (!isOneRow(await trx.executeQuery(takenFromUser))) throw new ReservationRefused('user');
+      if (
+        !holder.isUnlimitedToken &&
+        !isOneRow(await trx.executeQuery(takeFromToken(db, holder.tokenId, amount, now)))
+      ) {
         throw new ReservationRefused('token');
+      }
+      if (record) {
+        await trx.executeQuery(
+          writeRecord(
+            db,
+            record.id,
+            holder.userId,
+            holder.tokenId,
+            holder.isUnlimitedToken ? 1 : 0,
+            amount,
+            record.nodeId,
+            now,
+            now + record.leaseSeconds,
+          ),
+        );
       }
     });
     return null;
@@ -133,15 +197,35 @@ export async function reserveQuota(
   }
 }
 
-/** Gives a whole reservation back (the upstream call failed). */
-export async function refundQuota(db: Db, holder: QuotaHolder, amount: number): Promise<void> {
+/**
+ * Gives a whole reservation back (the upstream call failed). With its record's id, the record goes in the
+ * same transaction, and nothing is given when it is already gone (recovery released it first), so a
+ * reservation is never returned twice.
+ */
+export async function refundQuota(
+  db: Db,
+  holder: QuotaHolder,
+  amount: number,
+  reservationId?: string,
+): Promise<void> {
   if (amount <= 0) return;
-  if (holder.isUnlimitedToken) {
+  if (holder.isUnlimitedToken && reservationId === undefined) {
     await db.executeQuery(giveToUser(db, holder.userId, amount));
     return;
   }
-  await db.transaction().execute(async (trx) => {
-    await trx.executeQuery(giveToUser(db, holder.userId, amount));
-    await trx.executeQuery(giveToToken(db, holder.tokenId, amount));
-  });
+  try {
+    await db.transaction().execute(async (trx) => {
+      await trx.executeQuery(giveToUser(db, holder.userId, amount));
+      if (!holder.isUnlimitedToken) await trx.executeQuery(giveToToken(db, holder.tokenId, amount));
+      // The record last: users, keys, then records, in every transaction that touches them (no deadlock).
+      if (reservationId !== undefined && !isOneRow(await trx.executeQuery(deleteRecord(db, reservationId)))) {
+        throw new AlreadyReleased();
+      }
+    });
+  } catch (error) {
+    if (!(error instanceof AlreadyReleased)) throw error;
+  }
 }
+
+/** Rolls a refund back: recovery gave the reservation back first. */
+class AlreadyReleased extends Error {}

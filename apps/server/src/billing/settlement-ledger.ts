@@ -4,12 +4,27 @@ import { LogType } from '@gatehouse/shared';
 import type { Db } from '../db/database';
 import type { Database, NewLogRow } from '../db/schema';
 import type { QuotaHolder } from './quota-reservation';
+import {
+  addChannelUsage,
+  addToTokenBalance,
+  addToUserBalance,
+  addTokenUsage,
+  addUserUsage,
+  deleteReservationRecord,
+  insertLogRow,
+  settleTokenWhole,
+  settleUserWhole,
+  takeWholeFromToken,
+  takeWholeFromUser,
+} from './settlement-statements';
 
 type Trx = Transaction<Database>;
 
 /** One finished request: what was reserved for it and what it costs. */
 export interface Settlement {
   holder: QuotaHolder;
+  /** the reservation record this settlement replaces (the request's id); absent when none was written */
+  reservationId?: string;
   channelId: number;
   reserved: number;
   cost: number;
@@ -26,10 +41,50 @@ export interface QuotaCrossing {
   quota: number;
 }
 
-/** Hot-path writes are grouped: a crash loses at most this much of counters, never a reservation. */
-const FLUSH_INTERVAL_MS = 1000;
+/**
+ * Group commit: the settlements that arrive within this long (or while the previous batch commits) share one
+ * transaction. Every request waits for its batch's commit before its answer's last byte, so this is latency
+ * each request pays once, and a crash loses nothing that was delivered.
+ */
+const BATCH_DELAY_MS = 4;
+/** A batch this big is written at once; the queue is bounded by the requests waiting for their commit. */
 const MAX_BATCH = 500;
+/** After a failed commit (the database away), the next try waits this long. */
+const RETRY_DELAY_MS = 1000;
 const LOG_ROWS_PER_INSERT = 100;
+const RECORDS_PER_DELETE = 500;
+/** Up to this many rows, compiled statements one row at a time; above, one built statement per chunk. */
+const FEW = 8;
+
+/** Some records of a batch were gone (recovery released them): the batch is redone one record at a time. */
+class ReleasedMeanwhile extends Error {}
+
+/** Settlements waiting for the same commit. */
+interface Batch {
+  settlements: Settlement[];
+  committed: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+function createBatch(): Batch {
+  let resolve = () => {};
+  let reject: (error: unknown) => void = () => {};
+  const committed = new Promise<void>((onResolve, onReject) => {
+    resolve = onResolve;
+    reject = onReject;
+  });
+  // A batch nobody awaits (retried settlements only) must not fail the process when it fails again.
+  committed.catch(() => undefined);
+  return { settlements: [], committed, resolve, reject };
+}
+
+/** The reservation records a batch replaces. */
+function recordIdsOf(batch: Settlement[]): string[] {
+  return batch.flatMap((settlement) =>
+    settlement.reservationId !== undefined && settlement.reserved > 0 ? [settlement.reservationId] : [],
+  );
+}
 
 function groupBy<Key>(items: number[], keyOf: (index: number) => Key): Map<Key, number[]> {
   const groups = new Map<Key, number[]>();
@@ -43,16 +98,17 @@ function groupBy<Key>(items: number[], keyOf: (index: number) => Key): Map<Key, 
 }
 
 /**
- * Settles finished requests against the reservations they made: charges or refunds the difference, adds
- * used quota and request counts to user, key and channel, and writes the consumption logs — batched, in one
- * transaction per second. When a balance cannot cover the part of a cost above its reservation (possible only
+ * Settles finished requests against the reservations they made: deletes their reservation records, charges or
+ * refunds the difference, adds used quota and request counts to user, key and channel, and writes the
+ * consumption logs — many requests in one transaction, a few milliseconds apart (group commit). When a balance cannot cover the part of a cost above its reservation (possible only
  * without max_tokens), it is taken down to zero, never below, and the logs record what was really charged,
  * so the logs always add up to the change in balances.
  */
 export class SettlementLedger {
-  private queue: Settlement[] = [];
+  private pending: Batch = createBatch();
   private flushing: Promise<void> = Promise.resolve();
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout | null = null;
+  private isClosed = false;
   /** settlements announced but not recorded yet (their tokens are still being counted) */
   private readonly expected = new Set<Promise<void>>();
 
@@ -61,14 +117,26 @@ export class SettlementLedger {
     private readonly log: FastifyBaseLogger,
     private readonly quotaRemindThreshold: () => number,
     private readonly onQuotaCrossing: (crossing: QuotaCrossing) => void,
-  ) {
-    this.timer = setInterval(() => void this.write(), FLUSH_INTERVAL_MS);
-    this.timer.unref();
+  ) {}
+
+  /**
+   * Queues a settlement; resolves when it is committed (shared by every settlement of its batch), rejects when
+   * that commit failed — the settlement stays queued and is tried again, its reservation record kept until then.
+   */
+  record(settlement: Settlement): Promise<void> {
+    const batch = this.pending;
+    batch.settlements.push(settlement);
+    if (batch.settlements.length >= MAX_BATCH) void this.write();
+    else this.schedule(BATCH_DELAY_MS);
+    return batch.committed;
   }
 
-  record(settlement: Settlement): void {
-    this.queue.push(settlement);
-    if (this.queue.length >= MAX_BATCH) void this.write();
+  private schedule(delayMs: number): void {
+    if (this.timer || this.isClosed) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.write();
+    }, delayMs);
   }
 
   /**
@@ -97,26 +165,91 @@ export class SettlementLedger {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.timer);
+    this.isClosed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     await this.flush();
   }
 
   private async flushQueued(): Promise<void> {
-    const batch = this.queue;
+    const { settlements: batch, resolve, reject } = this.pending;
     if (batch.length === 0) return;
-    this.queue = [];
+    this.pending = createBatch();
     let charged: number[];
     try {
-      charged = await this.db.transaction().execute((trx) => this.apply(trx, batch));
+      charged = await this.commit(batch);
     } catch (error) {
-      // Nothing was written: keep the batch for the next flush.
-      this.queue = batch.concat(this.queue);
+      // Nothing was written: the waiting requests learn it now, and the batch is tried again later.
+      reject(error);
+      this.pending.settlements.unshift(...batch);
       this.log.error({ err: error }, 'settling relay requests failed; will retry');
+      this.schedule(RETRY_DELAY_MS);
       return;
     }
+    resolve();
     await this.findCrossings(batch, charged).catch((error: unknown) =>
       this.log.error({ err: error }, 'quota reminder check failed'),
     );
+  }
+
+  /**
+   * One transaction for the batch; its records are deleted last, after users and keys, the lock order of the
+   * reservation (which writes its record last), so the two never deadlock. When recovery released some
+   * records first (their server was thought gone), the batch is rolled back and redone with those settling as
+   * if nothing had been reserved: the released amount is back on the balances already.
+   */
+  private async commit(batch: Settlement[]): Promise<number[]> {
+    try {
+      return await this.applyAndDelete(batch);
+    } catch (error) {
+      if (!(error instanceof ReleasedMeanwhile)) throw error;
+    }
+    const ids = recordIdsOf(batch);
+    const existing = new Set<string>();
+    for (let start = 0; start < ids.length; start += RECORDS_PER_DELETE) {
+      const rows = await this.db
+        .selectFrom('quota_reservations')
+        .select('id')
+        .where('id', 'in', ids.slice(start, start + RECORDS_PER_DELETE))
+        .execute();
+      for (const row of rows) existing.add(row.id);
+    }
+    return this.applyAndDelete(
+      batch.map((settlement) =>
+        settlement.reservationId === undefined || existing.has(settlement.reservationId)
+          ? settlement
+          : { ...settlement, reservationId: undefined, reserved: 0 },
+      ),
+    );
+  }
+
+  private applyAndDelete(batch: Settlement[]): Promise<number[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const charged = await this.apply(trx, batch);
+      await this.deleteRecords(trx, batch);
+      return charged;
+    });
+  }
+
+  private async deleteRecords(trx: Trx, batch: Settlement[]): Promise<void> {
+    const ids = recordIdsOf(batch);
+    // A few records (most batches): one compiled statement each; many: a DELETE … IN per chunk.
+    if (ids.length <= FEW) {
+      for (const id of ids) {
+        const result = await trx.executeQuery(deleteReservationRecord(this.db, id));
+        if (Number(result.numAffectedRows ?? 0) !== 1) throw new ReleasedMeanwhile();
+      }
+      return;
+    }
+    let deleted = 0;
+    for (let start = 0; start < ids.length; start += RECORDS_PER_DELETE) {
+      const result = await trx
+        .deleteFrom('quota_reservations')
+        .where('id', 'in', ids.slice(start, start + RECORDS_PER_DELETE))
+        .executeTakeFirst();
+      deleted += Number(result.numDeletedRows);
+    }
+    if (deleted !== ids.length) throw new ReleasedMeanwhile();
   }
 
   private async apply(trx: Trx, batch: Settlement[]): Promise<number[]> {
@@ -125,6 +258,13 @@ export class SettlementLedger {
     // Users, then keys, then channels: the same lock order as the reservation.
     const byUser = [...groupBy(all, (index) => batch[index].holder.userId)].sort((a, b) => a[0] - b[0]);
     for (const [userId, indexes] of byUser) {
+      // Mostly the balance covers the difference: balance and usage in one statement.
+      const difference = indexes.reduce((sum, index) => sum + batch[index].cost - batch[index].reserved, 0);
+      const cost = indexes.reduce((sum, index) => sum + batch[index].cost, 0);
+      const settled = await trx.executeQuery(
+        settleUserWhole(this.db, userId, difference, cost, indexes.length),
+      );
+      if (Number(settled.numAffectedRows ?? 0) === 1) continue;
       const shortfall = await this.settleBalance(trx, 'users', 'quota', userId, batch, indexes);
       // The part of a cost the balance could not cover was not charged: take it off the latest requests.
       let left = shortfall;
@@ -136,18 +276,18 @@ export class SettlementLedger {
         left -= cut;
       }
       const used = indexes.reduce((sum, index) => sum + charged[index], 0);
-      await trx
-        .updateTable('users')
-        .set((set) => ({
-          used_quota: set('used_quota', '+', used),
-          request_count: set('request_count', '+', indexes.length),
-        }))
-        .where('id', '=', userId)
-        .execute();
+      await trx.executeQuery(addUserUsage(this.db, userId, used, indexes.length));
     }
     const byToken = [...groupBy(all, (index) => batch[index].holder.tokenId)].sort((a, b) => a[0] - b[0]);
     for (const [tokenId, indexes] of byToken) {
+      const accessedTime = Math.max(...indexes.map((index) => batch[index].createdAt));
+      const used = indexes.reduce((sum, index) => sum + charged[index], 0);
       if (!batch[indexes[0]].holder.isUnlimitedToken) {
+        const difference = indexes.reduce((sum, index) => sum + charged[index] - batch[index].reserved, 0);
+        const settled = await trx.executeQuery(
+          settleTokenWhole(this.db, tokenId, difference, used, indexes.length, accessedTime),
+        );
+        if (Number(settled.numAffectedRows ?? 0) === 1) continue;
         const costs = indexes.map((index) => ({ ...batch[index], cost: charged[index] }));
         await this.settleBalance(
           trx,
@@ -158,28 +298,12 @@ export class SettlementLedger {
           costs.map((_, i) => i),
         );
       }
-      const used = indexes.reduce((sum, index) => sum + charged[index], 0);
-      await trx
-        .updateTable('tokens')
-        .set((set) => ({
-          used_quota: set('used_quota', '+', used),
-          request_count: set('request_count', '+', indexes.length),
-          accessed_time: Math.max(...indexes.map((index) => batch[index].createdAt)),
-        }))
-        .where('id', '=', tokenId)
-        .execute();
+      await trx.executeQuery(addTokenUsage(this.db, tokenId, used, indexes.length, accessedTime));
     }
     const byChannel = [...groupBy(all, (index) => batch[index].channelId)].sort((a, b) => a[0] - b[0]);
     for (const [channelId, indexes] of byChannel) {
       const used = indexes.reduce((sum, index) => sum + charged[index], 0);
-      await trx
-        .updateTable('channels')
-        .set((set) => ({
-          used_quota: set('used_quota', '+', used),
-          request_count: set('request_count', '+', indexes.length),
-        }))
-        .where('id', '=', channelId)
-        .execute();
+      await trx.executeQuery(addChannelUsage(this.db, channelId, used, indexes.length));
     }
     const logs = all
       .filter((index) => batch[index].log !== null)
@@ -189,6 +313,10 @@ export class SettlementLedger {
         quota: charged[index],
         created_at: batch[index].createdAt,
       }));
+    if (logs.length <= FEW) {
+      for (const log of logs) await trx.executeQuery(insertLogRow(this.db, log));
+      return charged;
+    }
     for (let start = 0; start < logs.length; start += LOG_ROWS_PER_INSERT) {
       await trx
         .insertInto('logs')
@@ -212,20 +340,18 @@ export class SettlementLedger {
   ): Promise<number> {
     const difference = indexes.reduce((sum, index) => sum + batch[index].cost - batch[index].reserved, 0);
     if (difference === 0) return 0;
+    const isUser = table === 'users';
+    if (difference < 0) {
+      const give = isUser ? addToUserBalance : addToTokenBalance;
+      await trx.executeQuery(give(this.db, id, -difference));
+      return 0;
+    }
+    const takeWhole = isUser ? takeWholeFromUser : takeWholeFromToken;
+    const whole = await trx.executeQuery(takeWhole(this.db, id, difference));
+    if (Number(whole.numAffectedRows ?? 0) === 1) return 0;
     // Both tables spell the update alike; Kysely's types cannot follow a column chosen at run time.
     const update = () => trx.updateTable(table as 'users').where('id', '=', id);
     const balance = column as 'quota';
-    if (difference < 0) {
-      await update()
-        .set((set) => ({ [balance]: set(balance, '+', -difference) }))
-        .execute();
-      return 0;
-    }
-    const whole = await update()
-      .set((set) => ({ [balance]: set(balance, '-', difference) }))
-      .where(balance, '>=', difference)
-      .executeTakeFirst();
-    if (Number(whole.numUpdatedRows) === 1) return 0;
     let read = trx
       .selectFrom(table as 'users')
       .select(balance)

@@ -1,13 +1,22 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import { ChannelStatus, nowSeconds, splitList } from '@gatehouse/shared';
+import type { ChatRequest } from '../canonical/chat';
+import { completionText } from '../canonical/completion-text';
+import { UnsupportedOptionError, UpstreamFormatError, UpstreamReportedError } from '../canonical/translation';
 import type { AppContext } from '../context';
 import type { ChannelRow } from '../db/schema';
 import { recordManageLog } from '../logs/log-writer';
 import { toRelayChannel } from '../relay/channel-cache';
+import { prepareChannelCredentials } from '../relay/channel-credentials';
 import type { RelayRuntime } from '../relay/relay-runtime';
-import { readUpstreamBody, sendUpstream } from '../relay/upstream-call';
-import { describeConnectionFailure, describeUpstreamError } from '../relay/upstream-failure';
+import { readUpstreamBody, sendToChannel } from '../relay/upstream-call';
+import {
+  describeConnectionFailure,
+  describeReportedError,
+  describeUpstreamError,
+  type UpstreamFailure,
+} from '../relay/upstream-failure';
 import { setChannelStatus } from './channel-status';
 
 interface ChannelName {
@@ -76,6 +85,32 @@ export async function disableFailingChannel(
   }
 }
 
+/**
+ * What one failed relay attempt means for the channel's health: every failure is logged against the channel
+ * (malformed answers, timeouts and 5xx included, so an operator sees a flaky channel in the server log), and a
+ * channel whose credentials or account the upstream refused is disabled when AutomaticDisableChannelEnabled.
+ * A single malformed answer or timeout is not enough to disable a channel: the relay tries another one.
+ */
+export function reportChannelFailure(
+  context: AppContext,
+  log: FastifyBaseLogger,
+  channel: ChannelName,
+  failure: UpstreamFailure,
+  requestId: string,
+): void {
+  log.warn(
+    {
+      requestId,
+      channelId: channel.id,
+      upstreamStatus: failure.upstreamStatus,
+      code: failure.code,
+      reason: failure.message,
+    },
+    'upstream attempt failed',
+  );
+  if (failure.isChannelDead) void disableFailingChannel(context, log, channel, failure.message);
+}
+
 /** With AutomaticEnableChannelEnabled, a channel disabled by the program is enabled again after a passing test. */
 export async function enableRecoveredChannel(
   context: AppContext,
@@ -103,10 +138,17 @@ export interface ChannelTestResult {
 }
 
 /** Reasoning models refuse max_tokens; they get no limit (the test prompt is one word). */
-function buildTestBody(model: string): Record<string, unknown> {
-  const body: Record<string, unknown> = { model, messages: [{ role: 'user', content: 'hi' }] };
-  if (!/^(o\d|gpt-5)/.test(model)) body.max_tokens = 5;
-  return body;
+function buildTestRequest(model: string): ChatRequest {
+  const request: ChatRequest = { model, messages: [{ role: 'user', content: 'hi' }] };
+  if (!/^(o\d|gpt-5)/.test(model)) request.max_tokens = 5;
+  return request;
+}
+
+const REPLY_PREVIEW_LENGTH = 100;
+
+function shortenReply(text: string): string {
+  const reply = text.trim();
+  return reply.length > REPLY_PREVIEW_LENGTH ? `${reply.slice(0, REPLY_PREVIEW_LENGTH)}…` : reply;
 }
 
 /** How long a test may take when RELAY_TIMEOUT sets no limit. */
@@ -130,39 +172,60 @@ export async function testChannel(
   if (!channel.provider.isSupported) return fail(channel.provider.reason);
   const { adapter } = channel.provider;
   const upstreamModel = channel.modelMapping.get(model) ?? model;
-  const body = buildTestBody(upstreamModel);
-  const upstream = adapter.chat.buildRequest({
-    channel: channel.credentials,
-    body,
-    rawBody: Buffer.from(JSON.stringify(body)),
-    upstreamModel,
-    isModelMapped: false,
-    isStream: false,
-  });
   const timeout = context.config.relayTimeoutSeconds * 1000 || TEST_TIMEOUT_MS;
   const startedAt = performance.now();
+  const elapsed = () => (performance.now() - startedAt) / 1000;
+  const failWith = async (failure: UpstreamFailure): Promise<ChannelTestResult> => {
+    if (failure.isChannelDead) await disableFailingChannel(context, log, channel, failure.message);
+    return fail(failure.message, elapsed());
+  };
   let result: ChannelTestResult;
   try {
-    const response = await sendUpstream(runtime, upstream, AbortSignal.timeout(timeout));
-    const answer = await readUpstreamBody(response);
-    const seconds = (performance.now() - startedAt) / 1000;
-    if (response.statusCode < 200 || response.statusCode >= 300) {
-      const failure = describeUpstreamError(
-        response.statusCode,
-        adapter.readError(answer),
-        channel.credentials.key,
-      );
-      if (failure.isChannelDead) await disableFailingChannel(context, log, channel, failure.message);
-      result = fail(failure.message, seconds);
+    // The canonical lane, so the test works alike for every vendor whatever protocol it speaks.
+    const prepared = await prepareChannelCredentials(runtime, channel, adapter);
+    if (!prepared.ok) {
+      result = await failWith(prepared.failure);
     } else {
-      const read = adapter.chat.readResponse(answer);
-      const choices = (read.answer as { choices?: unknown } | null)?.choices;
-      result = Array.isArray(choices)
-        ? { success: true, message: '', time: seconds, model }
-        : fail('The upstream answered without any choices', seconds);
+      const upstream = await adapter.translator.buildRequest({
+        channel: prepared.value,
+        request: buildTestRequest(upstreamModel),
+        upstreamModel,
+        isStream: false,
+        clientHeaders: {},
+      });
+      const response = await sendToChannel(runtime, adapter, upstream, AbortSignal.timeout(timeout));
+      const answer = await readUpstreamBody(response);
+      if (response.statusCode < 200 || response.statusCode >= 300) {
+        const details = adapter.readError(answer, response.statusCode, response.headers);
+        result = await failWith(
+          describeUpstreamError(response.statusCode, details, {
+            typeName: channel.typeName,
+            key: channel.credentials.key,
+          }),
+        );
+      } else {
+        const { completion } = adapter.translator.readResponse(answer);
+        // one-api's console shows the message after "output:"; the model's reply, shortened.
+        result =
+          completion.choices.length > 0
+            ? { success: true, message: shortenReply(completionText(completion)), time: elapsed(), model }
+            : fail('The upstream answered without any choices', elapsed());
+      }
     }
   } catch (error) {
-    result = fail(describeConnectionFailure(error).message, (performance.now() - startedAt) / 1000);
+    if (error instanceof UpstreamReportedError) {
+      // An error inside a 2xx body (Baidu, Tencent …) counts by its kind, as the relay counts it: refused
+      // credentials disable the channel when automatic disabling is on.
+      result = await failWith(
+        describeReportedError(error, { typeName: channel.typeName, key: channel.credentials.key }),
+      );
+    } else {
+      const message =
+        error instanceof UpstreamFormatError || error instanceof UnsupportedOptionError
+          ? error.message
+          : describeConnectionFailure(error).message;
+      result = fail(message, elapsed());
+    }
   }
   result.time = Number(result.time.toFixed(2));
   await context.db

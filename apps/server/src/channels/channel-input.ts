@@ -8,6 +8,12 @@ import {
 } from '@gatehouse/shared';
 import type { ChannelRow } from '../db/schema';
 import { fail } from '../http/envelope';
+import { validateAiProxyLibraryChannel } from '../providers/ai-proxy-library/validate-ai-proxy-library-channel';
+import { validateBaiduKey } from '../providers/baidu/baidu-adapter';
+import { validateBedrockKey } from '../providers/bedrock/bedrock-adapter';
+import { validatePalmChannel } from '../providers/palm/validate-palm-channel';
+import { validateTencentKey } from '../providers/tencent/tencent-adapter';
+import { validateVertexConfig, validateVertexKey } from '../providers/vertex-ai/vertex-adapter';
 import { defaultKey, defaultOther, mergeConfig } from './channel-type-defaults';
 
 /** What the form decides about a channel; counters, test results and balance belong to the relay. */
@@ -41,18 +47,48 @@ function splitKeys(key: string): string[] {
     .filter((line) => line !== '');
 }
 
-/** The rules a saved channel must satisfy whichever way it was built (SPEC §5 order of messages). */
+/** Types whose key has a format of its own, checked line by line: the message names the format, never the key. */
+const keyValidators: Readonly<Record<number, (key: string) => string | null>> = {
+  [ChannelType.awsClaude]: validateBedrockKey,
+  [ChannelType.baidu]: validateBaiduKey,
+  [ChannelType.tencent]: validateTencentKey,
+};
+
+/** The rules a saved channel must satisfy whichever way it was built, checked in the
+ * order the console's form checks them, so both show the same first message. */
 function checkChannel(values: ChannelValues, keys: string[]): void {
+  // A Vertex key is composed from the channel's Vertex fields: when none came out, say which field is wrong.
+  if (values.type === ChannelType.vertexAi && values.name !== '' && keys.length === 0) {
+    fail(validateVertexConfig(parseChannelConfig(values.config) ?? {}) ?? channelMessages.nameAndKeyRequired);
+  }
   if (values.name === '' || keys.length === 0) fail(channelMessages.nameAndKeyRequired);
   if (values.type !== ChannelType.proxy && values.models === '') fail(channelMessages.modelsRequired);
   if (values.group === '') fail(channelMessages.groupRequired);
   if (channelTypesRequiringBaseUrl.includes(values.type) && values.base_url === '') {
     fail(channelMessages.baseUrlRequired);
   }
+  const validateKey = keyValidators[values.type];
+  if (validateKey) {
+    const problem = keys.map(validateKey).find((message) => message !== null);
+    if (problem) fail(problem);
+  }
   const credentials = parseChannelConfig(values.config)?.vertex_ai_adc;
   if (values.type === ChannelType.vertexAi && credentials && parseChannelConfig(credentials) === null) {
     fail(channelMessages.vertexCredentialsInvalid);
   }
+  if (values.type === ChannelType.vertexAi) {
+    const problem = keys.map(validateVertexKey).find((message) => message !== null);
+    if (problem) fail(problem);
+  }
+}
+
+/**
+ * A type whose vendor API is gone (PaLM) or has no reference to follow (AI Proxy's knowledge base) is refused
+ * when a channel would newly take it; a channel stored with it stays editable.
+ */
+function checkTypeStillServed(type: number, storedType: number | null): void {
+  const problem = validatePalmChannel(type, storedType) ?? validateAiProxyLibraryChannel(type, storedType);
+  if (problem) fail(problem);
 }
 
 /** POST: one channel per non-empty line of the key (batch create), all with the same fields. */
@@ -76,6 +112,7 @@ export function prepareNewChannels(fields: ChannelFields): ChannelValues[] {
   const typedKeys = splitKeys(fields.key ?? '');
   const keys = typedKeys.length > 0 ? typedKeys : [defaultKey(type, config)].filter(Boolean);
   checkChannel(values, keys);
+  checkTypeStillServed(type, null);
   return keys.map((key) => ({ ...values, key }));
 }
 
@@ -104,5 +141,6 @@ export function prepareChannelUpdate(stored: ChannelRow, fields: ChannelFields):
     status: fields.status ?? stored.status,
   };
   checkChannel(values, [key]);
+  checkTypeStillServed(type, stored.type);
   return values;
 }

@@ -1,4 +1,4 @@
-import { channelSortColumns, type Channel, type ChannelSortColumn } from '@gatehouse/shared';
+import { MAX_ROW_ID, type Channel, type ChannelSortColumn } from '@gatehouse/shared';
 import type { Db } from '../db/database';
 import type { ChannelRow } from '../db/schema';
 import { containsText, type Page } from '../db/paging';
@@ -7,12 +7,6 @@ import { redactConfig } from './channel-type-defaults';
 export interface ChannelSort {
   column: ChannelSortColumn;
   direction: 'asc' | 'desc';
-}
-
-/** Newest first unless the console asks for another column; an unknown column falls back to it. */
-export function readChannelSort(query: { order?: unknown; direction?: unknown }): ChannelSort {
-  const column = channelSortColumns.find((name) => name === query.order) ?? 'id';
-  return { column, direction: query.direction === 'asc' ? 'asc' : 'desc' };
 }
 
 /**
@@ -62,13 +56,14 @@ export function searchChannels(
   page: Page,
   sort: ChannelSort,
 ): Promise<ChannelRow[]> {
-  const id = /^\d+$/.test(keyword) ? Number(keyword) : null;
+  // A number no row can have as id is searched as text only (PostgreSQL and MySQL refuse it as an id).
+  const id = /^\d+$/.test(keyword) && Number(keyword) <= MAX_ROW_ID ? Number(keyword) : null;
   let query = db
     .selectFrom('channels')
     .selectAll()
     .where((where) =>
       where.or([
-        ...(id !== null && Number.isSafeInteger(id) ? [where('id', '=', id)] : []),
+        ...(id !== null ? [where('id', '=', id)] : []),
         containsText('name', keyword),
         containsText('base_url', keyword),
       ]),

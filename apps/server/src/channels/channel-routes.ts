@@ -1,11 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import { channelFieldsSchema, channelUpdateSchema, isRootRole } from '@gatehouse/shared';
+import {
+  channelFieldsSchema,
+  channelListQuerySchema,
+  channelUpdateSchema,
+  isRootRole,
+  type ChannelListQuery,
+} from '@gatehouse/shared';
 import type { AppContext } from '../context';
 import { createGuards, currentUser } from '../http/auth';
 import { ok } from '../http/envelope';
 import { readPage } from '../db/paging';
 import { parseId, parseWith } from '../http/validate';
-import { listChannels, readChannelSort, searchChannels, toPublicChannel } from './channel-repository';
+import { listChannels, searchChannels, toPublicChannel, type ChannelSort } from './channel-repository';
 import {
   createChannels,
   deleteChannel,
@@ -17,36 +23,33 @@ import { listKnownModels, listKnownModelsByType } from './known-models';
 
 const SEARCH_MATCH_LIMIT = 1000;
 
-interface ListQuery {
-  p?: string;
-  size?: string;
-  keyword?: string;
-  /** a column of `channelSortColumns`; newest first by default */
-  order?: string;
-  direction?: string;
-}
+/** Newest first unless the console asks for another column (the schema reads an unknown one as id). */
+const sortOf = (query: ChannelListQuery): ChannelSort => ({
+  column: query.order,
+  direction: query.direction,
+});
 
 /**
- * Channel management (SPEC §7), admins only. Keys are secrets: lists answer `key: ''`; only root reading one
+ * Channel management, admins only. Keys are secrets: lists answer `key: ''`; only root reading one
  * channel (`GET /api/channel/{id}`, for the edit and copy forms) gets the stored key and config credentials.
  */
 export function registerChannelRoutes(app: FastifyInstance, context: AppContext): void {
   const { admin } = createGuards(context);
 
-  app.get<{ Querystring: ListQuery }>('/api/channel/', { preHandler: admin }, async (request) => {
-    const rows = await listChannels(context.db, readPage(request.query), readChannelSort(request.query));
+  app.get('/api/channel/', { preHandler: admin }, async (request) => {
+    const query = parseWith(channelListQuerySchema, request.query);
+    const rows = await listChannels(context.db, readPage(query), sortOf(query));
     return ok(rows.map((row) => toPublicChannel(row)));
   });
 
-  app.get<{ Querystring: ListQuery }>('/api/channel/search', { preHandler: admin }, async (request) => {
-    const keyword = String(request.query.keyword ?? '').trim();
-    const { p, size } = request.query;
-    // A search answers every match at once (DESIGN.md); `p` and `size` page it for scripts that ask.
+  app.get('/api/channel/search', { preHandler: admin }, async (request) => {
+    const query = parseWith(channelListQuerySchema, request.query);
+    const { keyword, p, size } = query;
+    // A search answers every match at once (up to SEARCH_MATCH_LIMIT), as the console's search box expects;
+    // `p` and `size` page it for scripts that ask.
     const page =
-      p === undefined && size === undefined
-        ? { limit: SEARCH_MATCH_LIMIT, offset: 0 }
-        : readPage(request.query);
-    const sort = readChannelSort(request.query);
+      p === undefined && size === undefined ? { limit: SEARCH_MATCH_LIMIT, offset: 0 } : readPage(query);
+    const sort = sortOf(query);
     const rows = keyword
       ? await searchChannels(context.db, keyword, page, sort)
       : await listChannels(context.db, page, sort);

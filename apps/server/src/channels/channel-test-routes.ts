@@ -34,7 +34,7 @@ export function registerChannelTestRoutes(app: FastifyInstance, context: AppCont
 
   app.get<{ Params: { id: string }; Querystring: { model?: string } }>(
     '/api/channel/test/:id',
-    { preHandler: admin },
+    { preHandler: admin, config: { changesState: true } },
     async (request) => {
       const id = parseId(request.params.id);
       const row = await context.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
@@ -46,7 +46,7 @@ export function registerChannelTestRoutes(app: FastifyInstance, context: AppCont
 
   app.get<{ Querystring: { scope?: string } }>(
     '/api/channel/test',
-    { preHandler: admin },
+    { preHandler: admin, config: { changesState: true } },
     async (request) => {
       const scope = request.query.scope ?? 'all';
       if (scope !== 'all' && scope !== 'disabled') fail('scope must be "all" or "disabled"');

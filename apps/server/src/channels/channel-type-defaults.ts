@@ -16,7 +16,7 @@ export function resolveBaseUrl(channel: { type: number; base_url: string }): str
   return channel.base_url || findChannelType(channel.type)?.defaultBaseUrl || '';
 }
 
-/** SPEC §5: Azure's `other` (API version) defaults to 2024-03-01-preview. */
+/** Azure's `other` (API version) defaults to 2024-03-01-preview. */
 export function defaultOther(type: number, other: string): string {
   return type === ChannelType.azure && other === '' ? DEFAULT_AZURE_API_VERSION : other;
 }

@@ -29,9 +29,26 @@ describe('loadConfig', () => {
     [{ GLOBAL_WEB_RATE_LIMIT: '0' }, 'GLOBAL_WEB_RATE_LIMIT'],
     [{ REDIS_CONN_STRING: 'localhost:6379' }, 'REDIS_CONN_STRING'],
     [{ TRUST_PROXY: 'my-proxy.example' }, 'TRUST_PROXY'],
+    [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL'],
+    [{ LOG_FORMAT: 'text' }, 'LOG_FORMAT'],
+    [{ HOST: '127.0.0.1:3000' }, 'HOST'],
+    [{ HOST: 'http://127.0.0.1' }, 'HOST'],
+    [{ HOST: '127.0.0.256' }, 'HOST'],
+    [{ HOST: '3000' }, 'HOST'],
+    [{ HOST: '0.0.0.0/0' }, 'HOST'],
   ])('refuses %o with a message naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);
+  });
+
+  it('listens on every interface unless HOST names an address or host name', () => {
+    expect(loadConfig({}).host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: ' ' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '::1' }).host).toBe('::1');
+    expect(loadConfig({ HOST: '::' }).host).toBe('::');
+    expect(loadConfig({ HOST: 'localhost' }).host).toBe('localhost');
+    expect(loadConfig({ HOST: 'gatehouse.internal' }).host).toBe('gatehouse.internal');
   });
 
   it('reads TRUST_PROXY as off, on, a hop count or a list of proxies', () => {
@@ -42,6 +59,23 @@ describe('loadConfig', () => {
       '10.0.0.0/8',
       '127.0.0.1',
     ]);
+  });
+
+  it('reads LOG_LEVEL and LOG_FORMAT in any case, auto-detecting the format by default', () => {
+    expect(loadConfig({})).toMatchObject({ logLevel: 'info', logFormat: 'auto' });
+    expect(loadConfig({ LOG_LEVEL: 'DEBUG', LOG_FORMAT: ' Json ' })).toMatchObject({
+      logLevel: 'debug',
+      logFormat: 'json',
+    });
+  });
+
+  it('names the allowed values of LOG_LEVEL and LOG_FORMAT when one is wrong', () => {
+    expect(() => loadConfig({ LOG_LEVEL: 'verbose' })).toThrow(
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"',
+    );
+    expect(() => loadConfig({ LOG_FORMAT: 'text' })).toThrow(
+      'LOG_FORMAT must be one of auto, pretty, json, got "text"',
+    );
   });
 
   it('treats NODE_TYPE=slave as a non-master node', () => {

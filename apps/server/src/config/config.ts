@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -10,6 +11,8 @@ export type DatabaseKind = 'sqlite' | 'postgres' | 'mysql';
 
 export interface Config {
   port: number;
+  /** the listen address: 0.0.0.0 (every interface) unless HOST says otherwise, e.g. 127.0.0.1 behind a local proxy */
+  host: string;
   databaseKind: DatabaseKind;
   sqlDsn: string;
   sqlitePath: string;
@@ -23,6 +26,12 @@ export interface Config {
   initialRootAccessToken: string;
   /** seconds; 0 = no timeout */
   relayTimeoutSeconds: number;
+  /** seconds a client has to send its whole request, headers and body, however slowly it trickles */
+  requestBodyTimeoutSeconds: number;
+  /** seconds a client has to send the request line and headers; at most requestBodyTimeoutSeconds */
+  headersTimeoutSeconds: number;
+  /** seconds an idle keep-alive connection stays open waiting for the next request */
+  keepAliveTimeoutSeconds: number;
   /** minutes; 0 = no scheduled channel tests */
   channelTestFrequencyMinutes: number;
   /** requests per address per 3 minutes */
@@ -37,7 +46,9 @@ export interface Config {
   turnstileVerifyUrl: string;
   /** where the built console lives */
   webDistPath: string;
-  logLevel: string;
+  logLevel: LogLevel;
+  /** pretty: readable lines; json: one JSON object a line; auto: pretty when stdout is a terminal */
+  logFormat: LogFormat;
   /** Fastify's trustProxy: false, true, a hop count, or the proxies' addresses/CIDRs */
   trustProxy: boolean | number | string[];
   /** where "check for updates" reads the latest release (GitHub releases API format) */
@@ -53,6 +64,35 @@ function readInteger(env: Environment, name: string, fallback: number, minimum =
   const value = Number(raw);
   if (value < minimum) throw new ConfigError(`${name} must be at least ${minimum}, got ${value}`);
   return value;
+}
+
+/** The longest timeout accepted: Node's socket timers overflow past ~24 days and would fire at once. */
+const MAX_TIMEOUT_SECONDS = 86_400;
+
+/** A timeout in whole seconds from 1 to a day. */
+function readTimeoutSeconds(env: Environment, name: string, fallback: number): number {
+  const seconds = readInteger(env, name, fallback, 1);
+  if (seconds > MAX_TIMEOUT_SECONDS) {
+    throw new ConfigError(`${name} must be at most ${MAX_TIMEOUT_SECONDS} seconds, got ${seconds}`);
+  }
+  return seconds;
+}
+
+/**
+ * Timeouts for slow clients. The request timeout bounds the time to receive the whole request, so a client
+ * trickling its body a byte at a time cannot stretch it; the answer (a long stream) is not covered. Node refuses
+ * a headers timeout longer than the request timeout, so that is refused here, naming both.
+ */
+function readClientTimeouts(env: Environment) {
+  const requestBodyTimeoutSeconds = readTimeoutSeconds(env, 'REQUEST_BODY_TIMEOUT', 60);
+  const headersTimeoutSeconds = readTimeoutSeconds(env, 'HEADERS_TIMEOUT', 20);
+  if (headersTimeoutSeconds > requestBodyTimeoutSeconds) {
+    throw new ConfigError(
+      `HEADERS_TIMEOUT (${headersTimeoutSeconds}) must not be longer than REQUEST_BODY_TIMEOUT (${requestBodyTimeoutSeconds})`,
+    );
+  }
+  const keepAliveTimeoutSeconds = readTimeoutSeconds(env, 'KEEP_ALIVE_TIMEOUT', 5);
+  return { requestBodyTimeoutSeconds, headersTimeoutSeconds, keepAliveTimeoutSeconds };
 }
 
 /** An http(s) base address without a trailing slash. */
@@ -105,7 +145,36 @@ function readTrustProxy(env: Environment): boolean | number | string[] {
   return entries;
 }
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/** HOST: an IPv4 or IPv6 address or a host name to listen on; empty = every interface (0.0.0.0). */
+function readHost(env: Environment): string {
+  const raw = env.HOST?.trim() ?? '';
+  if (raw === '') return '0.0.0.0';
+  const isHostName =
+    /^(?=.{1,253}$)[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+  // A name of digits and dots would be a mistyped address (127.0.0.256) or a port (3000), never a real host.
+  const isValid = isIP(raw) !== 0 || (isHostName.test(raw) && !/^[\d.]+$/.test(raw));
+  if (!isValid) {
+    throw new ConfigError(
+      `HOST must be an address to listen on such as 0.0.0.0, 127.0.0.1 or ::1 (no scheme or port), got "${raw}"`,
+    );
+  }
+  return raw;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/** One of a fixed list of words (any case); the error lists them all. */
+function readChoice<T extends string>(env: Environment, name: string, choices: readonly T[], fallback: T): T {
+  const raw = env[name]?.trim() ?? '';
+  if (raw === '') return fallback;
+  const value = choices.find((choice) => choice === raw.toLowerCase());
+  if (value === undefined)
+    throw new ConfigError(`${name} must be one of ${choices.join(', ')}, got "${raw}"`);
+  return value;
+}
 
 export function loadConfig(env: Environment = process.env): Config {
   const port = readInteger(env, 'PORT', 3000);
@@ -119,12 +188,10 @@ export function loadConfig(env: Environment = process.env): Config {
   if (redisConnString !== '' && !/^rediss?:\/\//.test(redisConnString)) {
     throw new ConfigError('REDIS_CONN_STRING must start with redis:// or rediss://');
   }
-  const logLevel = env.LOG_LEVEL?.trim() || 'info';
-  if (!LOG_LEVELS.includes(logLevel))
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const sessionSecret = env.SESSION_SECRET?.trim() ?? '';
   return {
     port,
+    host: readHost(env),
     databaseKind: readDatabaseKind(sqlDsn),
     sqlDsn,
     sqlitePath: path.resolve(env.SQLITE_PATH?.trim() || './data/gatehouse.db'),
@@ -136,6 +203,7 @@ export function loadConfig(env: Environment = process.env): Config {
     initialRootToken: env.INITIAL_ROOT_TOKEN?.trim() ?? '',
     initialRootAccessToken: env.INITIAL_ROOT_ACCESS_TOKEN?.trim() ?? '',
     relayTimeoutSeconds: readInteger(env, 'RELAY_TIMEOUT', 0),
+    ...readClientTimeouts(env),
     channelTestFrequencyMinutes: readInteger(env, 'CHANNEL_TEST_FREQUENCY', 0),
     globalApiRateLimit: readInteger(env, 'GLOBAL_API_RATE_LIMIT', 480, 1),
     globalWebRateLimit: readInteger(env, 'GLOBAL_WEB_RATE_LIMIT', 240, 1),
@@ -149,7 +217,8 @@ export function loadConfig(env: Environment = process.env): Config {
       'https://challenges.cloudflare.com/turnstile/v0/siteverify',
     ),
     webDistPath: path.resolve(env.WEB_DIST_PATH?.trim() || findWebDist()),
-    logLevel,
+    logLevel: readChoice(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    logFormat: readChoice(env, 'LOG_FORMAT', LOG_FORMATS, 'auto'),
     trustProxy: readTrustProxy(env),
     releasesUrl: readUrl(
       env,

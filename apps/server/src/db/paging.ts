@@ -1,3 +1,4 @@
+import type { PageQuery } from '@gatehouse/shared';
 import { sql, type RawBuilder } from 'kysely';
 
 export const DEFAULT_PAGE_SIZE = 10;
@@ -8,12 +9,14 @@ export interface Page {
   offset: number;
 }
 
-/** `p` starts at 0 (DESIGN.md); a bad value falls back to the first page rather than failing a list. */
-export function readPage(query: { p?: unknown; size?: unknown }, maxSize = MAX_PAGE_SIZE): Page {
-  const page = Math.max(0, Math.floor(Number(query.p) || 0));
-  const requested = Math.floor(Number(query.size) || DEFAULT_PAGE_SIZE);
-  const limit = Math.min(Math.max(1, requested), maxSize);
-  return { limit, offset: page * limit };
+/**
+ * `p` counts pages from 0 and `size` is capped at `maxSize`; absent or 0 means the default size. Both come
+ * from a query schema of `@gatehouse/shared` (`pageQuerySchema`), which refuses malformed values and clamps huge
+ * ones, so the offset stays a number every database takes.
+ */
+export function readPage(query: PageQuery, maxSize = MAX_PAGE_SIZE): Page {
+  const limit = Math.min(query.size || DEFAULT_PAGE_SIZE, maxSize);
+  return { limit, offset: (query.p ?? 0) * limit };
 }
 
 /**

@@ -25,6 +25,13 @@ export interface UsersTable {
   /** bumped to end every session of the user at once (disable, password change) */
   session_version: Generated<number>;
   created_at: number;
+  rpm_limit: Generated<number>;
+  tpm_limit: Generated<number>;
+  max_parallel_requests: Generated<number>;
+  /** quota units per budget_period; 0 = no budget */
+  budget: Generated<number>;
+  /** '' | 'daily' | 'weekly' | 'monthly' */
+  budget_period: Generated<string>;
 }
 
 export interface TokensTable {
@@ -42,6 +49,15 @@ export interface TokensTable {
   request_count: Generated<number>;
   models: Generated<string>;
   subnet: Generated<string>;
+  rpm_limit: Generated<number>;
+  tpm_limit: Generated<number>;
+  max_parallel_requests: Generated<number>;
+  /** quota units per budget_period; 0 = no budget */
+  budget: Generated<number>;
+  /** '' | 'daily' | 'weekly' | 'monthly' */
+  budget_period: Generated<string>;
+  /** JSON: model → {rpm_limit?, tpm_limit?}; '' = no overrides */
+  model_limits: Generated<string>;
 }
 
 export interface ChannelsTable {
@@ -105,11 +121,72 @@ export interface LogsTable {
   elapsed_time: Generated<number>;
   is_stream: Generated<number>;
   request_id: Generated<string>;
+  /** parts of prompt_tokens: read from and written to the vendor's prompt cache */
+  cache_read_tokens: Generated<number>;
+  cache_write_tokens: Generated<number>;
+  /** part of completion_tokens */
+  reasoning_tokens: Generated<number>;
+  /** the API the client called (an InboundProtocol); '' on rows from before it was recorded */
+  inbound_protocol: Generated<string>;
+  /** the ratios the charge was computed with; 0 on rows from before they were recorded */
+  model_ratio: Generated<number>;
+  completion_ratio: Generated<number>;
+  cache_read_ratio: Generated<number>;
+  cache_write_ratio: Generated<number>;
+  group_ratio: Generated<number>;
 }
 
 export interface OptionsTable {
   key: string;
   value: string;
+}
+
+/** A Responses API response kept for previous_response_id and GET/DELETE /v1/responses/{id}. */
+export interface StoredResponsesTable {
+  /** resp_… */
+  id: string;
+  user_id: number;
+  token_id: number;
+  model: string;
+  /** JSON: the canonical messages before this response, without its instructions */
+  conversation: string;
+  /** JSON: the response object as the client got it */
+  response: string;
+  created_at: number;
+}
+
+/** A reservation not settled yet (billing/quota-reservation.ts); deleted when settled or released. */
+export interface QuotaReservationsTable {
+  /** the request's id */
+  id: string;
+  user_id: number;
+  token_id: number;
+  /** 1 when only the user's balance was taken */
+  is_unlimited_token: number;
+  amount: number;
+  /** the server process that owns the request (hostname/pid/boot id) */
+  node_id: string;
+  created_at: number;
+  /** seconds; renewed by the owning node while the request runs */
+  lease_expires_at: number;
+  /** the layout of this row, so a server never guesses at rows a newer version wrote */
+  format_version: number;
+}
+
+export interface SessionsTable {
+  /** SHA-256 (hex) of the token in the session cookie */
+  id: string;
+  user_id: number;
+  /** the user's session_version at sign-in; bumping the user's ends the session */
+  session_version: number;
+  /** seconds */
+  created_at: number;
+  /** seconds; written at most once a minute */
+  last_seen_at: number;
+  /** seconds */
+  expires_at: number;
+  ip: string;
+  user_agent: string;
 }
 
 export interface Database {
@@ -120,8 +197,12 @@ export interface Database {
   redemptions: RedemptionsTable;
   logs: LogsTable;
   options: OptionsTable;
+  stored_responses: StoredResponsesTable;
+  quota_reservations: QuotaReservationsTable;
+  sessions: SessionsTable;
 }
 
+export type SessionRow = Selectable<SessionsTable>;
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;

@@ -2,21 +2,41 @@ import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'f
 import { Role, UserStatus } from '@gatehouse/shared';
 import type { AppContext } from '../context';
 import type { UserRow } from '../db/schema';
+import {
+  SESSION_MAX_AGE_SECONDS,
+  createSession,
+  deleteSession,
+  findSession,
+  hashSessionToken,
+} from '../auth/session-store';
 import { HttpError } from './envelope';
 
 export const SESSION_COOKIE = 'gatehouse_session';
-const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user, once `loadUser` has run (undefined = not looked up yet). */
     currentUser?: UserRow | null;
+    /** The id of the session the cookie signed in with (unset for access tokens). */
+    currentSessionId?: string;
   }
 }
 
-/** The cookie holds `userId.sessionVersion`, signed; bumping session_version ends every session at once. */
-export function startSession(reply: FastifyReply, request: FastifyRequest, user: UserRow): void {
-  reply.setCookie(SESSION_COOKIE, `${user.id}.${user.session_version}`, {
+/**
+ * Signs the user in: a new server-side session, its token in a signed, HTTP-only cookie. Deleting the row ends
+ * the session (logout, "sign out"); bumping users.session_version ends all of the user's at once.
+ */
+export async function startSession(
+  context: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: UserRow,
+): Promise<void> {
+  const token = await createSession(context.db, user, {
+    ip: request.ip,
+    userAgent: request.headers['user-agent'] ?? '',
+  });
+  reply.setCookie(SESSION_COOKIE, token, {
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
@@ -26,22 +46,35 @@ export function startSession(reply: FastifyReply, request: FastifyRequest, user:
   });
 }
 
-export function endSession(reply: FastifyReply): void {
+/** The session token of the request's cookie when its signature holds. */
+function sessionTokenOf(request: FastifyRequest): string | null {
+  const raw = request.cookies[SESSION_COOKIE];
+  if (!raw) return null;
+  const unsigned = request.unsignCookie(raw);
+  return unsigned.valid && unsigned.value ? unsigned.value : null;
+}
+
+/** Ends this request's session on the server (a copy of the cookie stops working) and clears the cookie. */
+export async function endSession(
+  context: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  const token = sessionTokenOf(request);
+  if (token) {
+    const session = await findSession(context.db, token);
+    if (session) await deleteSession(context.db, session.user.id, hashSessionToken(token));
+  }
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
 }
 
 async function findSessionUser(context: AppContext, request: FastifyRequest): Promise<UserRow | null> {
-  const raw = request.cookies[SESSION_COOKIE];
-  if (raw) {
-    const unsigned = request.unsignCookie(raw);
-    const match = unsigned.valid && unsigned.value ? /^(\d+)\.(\d+)$/.exec(unsigned.value) : null;
-    if (match) {
-      const user = await context.db
-        .selectFrom('users')
-        .selectAll()
-        .where('id', '=', Number(match[1]))
-        .executeTakeFirst();
-      if (user && user.session_version === Number(match[2])) return user;
+  const token = sessionTokenOf(request);
+  if (token) {
+    const found = await findSession(context.db, token);
+    if (found) {
+      request.currentSessionId = found.session.id;
+      return found.user;
     }
   }
   const header = request.headers.authorization?.trim();

@@ -1,6 +1,9 @@
 import type { Envelope } from '@gatehouse/shared';
 
-/** A refused request that is the caller's business, not a fault: HTTP 200 with success:false (DESIGN.md). */
+/**
+ * A refused request that is the caller's business, not a fault: HTTP 200 with success:false
+ * (docs/architecture.md, "Management API").
+ */
 export class BusinessError extends Error {}
 
 /** A failure with a real HTTP status (401 no login, 403 role too low, 404, 429). */

@@ -57,5 +57,16 @@ export function toLog(row: LogRow): Log {
     elapsed_time: row.elapsed_time,
     is_stream: row.is_stream === 1,
     created_at: Number(row.created_at),
+    request_id: row.request_id,
+    cache_read_tokens: row.cache_read_tokens,
+    cache_write_tokens: row.cache_write_tokens,
+    reasoning_tokens: row.reasoning_tokens,
+    inbound_protocol: row.inbound_protocol,
+    // PostgreSQL's driver answers double precision as numbers, MySQL's may as text.
+    model_ratio: Number(row.model_ratio),
+    completion_ratio: Number(row.completion_ratio),
+    cache_read_ratio: Number(row.cache_read_ratio),
+    cache_write_ratio: Number(row.cache_write_ratio),
+    group_ratio: Number(row.group_ratio),
   };
 }

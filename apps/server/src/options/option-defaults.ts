@@ -1,6 +1,6 @@
 /**
- * Every option of SPEC §3 with its default. Values are strings in the store (booleans 'true'/'false');
- * the kind drives validation and typed reads.
+ * Every option with its default (each listed with its meaning in docs/configuration.md). Values are strings
+ * in the store (booleans 'true'/'false'); the kind drives validation and typed reads.
  */
 export type OptionKind = 'boolean' | 'number' | 'text' | 'json' | 'secret';
 
@@ -58,6 +58,10 @@ export const optionDefinitions = {
   PreConsumedQuota: number(500),
   ModelRatio: json('{}'),
   CompletionRatio: json('{}'),
+  /** model name → price of a cached prompt token read, relative to a fresh one (built-in defaults per vendor) */
+  CacheReadRatio: json('{}'),
+  /** model name → price of a prompt token written to the cache, relative to a fresh one */
+  CacheWriteRatio: json('{}'),
   GroupRatio: json('{"default":1,"vip":1,"svip":1}'),
   TopUpLink: text(),
   ChatLink: text(),
@@ -65,11 +69,17 @@ export const optionDefinitions = {
   AutomaticDisableChannelEnabled: bool(false),
   AutomaticEnableChannelEnabled: bool(false),
   ChannelDisableThreshold: number(5),
+  /** a refreshed channel balance below this (in the vendor's currency) e-mails root; 0 = off */
+  ChannelBalanceWarningThreshold: number(0),
   LogConsumeEnabled: bool(true),
   DisplayInCurrencyEnabled: bool(true),
   DisplayTokenStatEnabled: bool(true),
   ApproximateTokenEnabled: bool(false),
   RetryTimes: number(0),
+  /** Responses API: keep responses for previous_response_id and GET/DELETE /v1/responses/{id} */
+  ResponsesStorageEnabled: bool(false),
+  /** days a stored response is kept, then pruned */
+  ResponsesRetentionDays: number(30),
 } satisfies Record<string, OptionDefinition>;
 
 export type OptionKey = keyof typeof optionDefinitions;

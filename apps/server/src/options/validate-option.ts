@@ -18,6 +18,7 @@ const wholeNumberKeys = new Set<OptionKey>([
   'QuotaRemindThreshold',
   'PreConsumedQuota',
   'RetryTimes',
+  'ResponsesRetentionDays',
 ]);
 
 /** Addresses stored without a trailing slash; must be http(s) when set. */
@@ -75,6 +76,7 @@ function validateNumber(key: OptionKey, value: string): string {
   }
   if (key === 'SMTPPort' && (number < 1 || number > 65535)) fail('SMTPPort must be between 1 and 65535');
   if (key === 'QuotaPerUnit' && number === 0) fail('QuotaPerUnit must be greater than 0');
+  if (key === 'ResponsesRetentionDays' && number < 1) fail('ResponsesRetentionDays must be at least 1 day');
   return String(number);
 }
 

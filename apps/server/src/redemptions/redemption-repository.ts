@@ -1,4 +1,4 @@
-import { REDEMPTION_KEY_LENGTH, RedemptionStatus, type Redemption } from '@gatehouse/shared';
+import { MAX_ROW_ID, REDEMPTION_KEY_LENGTH, RedemptionStatus, type Redemption } from '@gatehouse/shared';
 import type { Db } from '../db/database';
 import type { Page } from '../db/paging';
 import { containsText } from '../db/paging';
@@ -39,7 +39,8 @@ export function listRedemptions(db: Db, page: Page): Promise<RedemptionRow[]> {
 
 /** By id, by name (contains) or by the exact code. */
 export function searchRedemptions(db: Db, keyword: string, page: Page): Promise<RedemptionRow[]> {
-  const id = /^\d+$/.test(keyword) ? Number(keyword) : 0;
+  // 0 matches no row; so does a number no row can have as id (PostgreSQL and MySQL refuse it as an id).
+  const id = /^\d+$/.test(keyword) && Number(keyword) <= MAX_ROW_ID ? Number(keyword) : 0;
   return db
     .selectFrom('redemptions')
     .selectAll()

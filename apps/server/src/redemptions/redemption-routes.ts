@@ -2,8 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import {
   RedemptionStatus,
   createRedemptionRequestSchema,
+  keywordPageQuerySchema,
   nowSeconds,
+  pageQuerySchema,
   redemptionStatusRequestSchema,
+  statusOnlyQuerySchema,
   updateRedemptionRequestSchema,
 } from '@gatehouse/shared';
 import type { AppContext } from '../context';
@@ -24,31 +27,21 @@ import {
 const NOT_FOUND = 'Redemption code not found';
 const USED = 'This redemption code has already been used and cannot be changed';
 
-interface ListQuery {
-  p?: string;
-  size?: string;
-  keyword?: string;
-}
-
-/** Redemption codes (admin, SPEC §7). A used code is history: it can be read and deleted, not changed. */
+/** Redemption codes (admin). A used code is history: it can be read and deleted, not changed. */
 export function registerRedemptionRoutes(app: FastifyInstance, context: AppContext): void {
   const { db } = context;
   const guards = createGuards(context);
 
-  app.get<{ Querystring: ListQuery }>('/api/redemption/', { preHandler: guards.admin }, async (request) => {
-    const rows = await listRedemptions(db, readPage(request.query));
+  app.get('/api/redemption/', { preHandler: guards.admin }, async (request) => {
+    const rows = await listRedemptions(db, readPage(parseWith(pageQuerySchema, request.query)));
     return ok(rows.map(toRedemption));
   });
 
-  app.get<{ Querystring: ListQuery }>(
-    '/api/redemption/search',
-    { preHandler: guards.admin },
-    async (request) => {
-      const keyword = (request.query.keyword ?? '').trim();
-      const page = readPage({ p: request.query.p, size: request.query.size ?? MAX_PAGE_SIZE });
-      return ok((await searchRedemptions(db, keyword, page)).map(toRedemption));
-    },
-  );
+  app.get('/api/redemption/search', { preHandler: guards.admin }, async (request) => {
+    const { keyword, p, size } = parseWith(keywordPageQuerySchema, request.query);
+    const page = readPage({ p, size: size ?? MAX_PAGE_SIZE });
+    return ok((await searchRedemptions(db, keyword, page)).map(toRedemption));
+  });
 
   app.get<{ Params: { id: string } }>(
     '/api/redemption/:id',
@@ -73,30 +66,25 @@ export function registerRedemptionRoutes(app: FastifyInstance, context: AppConte
     return ok(keys);
   });
 
-  app.put<{ Querystring: { status_only?: string } }>(
-    '/api/redemption/',
-    { preHandler: guards.admin },
-    async (request) => {
-      const { status_only: statusOnly } = request.query;
-      const isStatusOnly = statusOnly !== undefined && statusOnly !== 'false';
-      const input = isStatusOnly
-        ? parseWith(redemptionStatusRequestSchema, request.body)
-        : parseWith(updateRedemptionRequestSchema, request.body);
-      const update = 'status' in input ? { status: input.status } : { name: input.name, quota: input.quota };
-      // Conditional on "not used" in the same statement, so an edit can never race a top-up.
-      const result = await db
-        .updateTable('redemptions')
-        .set(update)
-        .where('id', '=', input.id)
-        .where('status', '!=', RedemptionStatus.used)
-        .executeTakeFirst();
-      const row = await findRedemptionById(db, input.id);
-      if (!row) fail(NOT_FOUND);
-      // MySQL counts unchanged rows as not updated, so the stored status decides.
-      if (Number(result.numUpdatedRows) === 0 && row.status === RedemptionStatus.used) fail(USED);
-      return ok(toRedemption(row));
-    },
-  );
+  app.put('/api/redemption/', { preHandler: guards.admin }, async (request) => {
+    const { status_only: isStatusOnly } = parseWith(statusOnlyQuerySchema, request.query);
+    const input = isStatusOnly
+      ? parseWith(redemptionStatusRequestSchema, request.body)
+      : parseWith(updateRedemptionRequestSchema, request.body);
+    const update = 'status' in input ? { status: input.status } : { name: input.name, quota: input.quota };
+    // Conditional on "not used" in the same statement, so an edit can never race a top-up.
+    const result = await db
+      .updateTable('redemptions')
+      .set(update)
+      .where('id', '=', input.id)
+      .where('status', '!=', RedemptionStatus.used)
+      .executeTakeFirst();
+    const row = await findRedemptionById(db, input.id);
+    if (!row) fail(NOT_FOUND);
+    // MySQL counts unchanged rows as not updated, so the stored status decides.
+    if (Number(result.numUpdatedRows) === 0 && row.status === RedemptionStatus.used) fail(USED);
+    return ok(toRedemption(row));
+  });
 
   app.delete<{ Params: { id: string } }>(
     '/api/redemption/:id',

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { ChannelStatus } from '@gatehouse/shared';
+import { ChannelStatus, findChannelType } from '@gatehouse/shared';
 import type { Db } from '../db/database';
 import type { ChannelRow } from '../db/schema';
 import {
@@ -13,6 +13,8 @@ import type { ChannelCredentials } from '../providers/provider-types';
 export interface RelayChannel {
   id: number;
   type: number;
+  /** the channel type's name ("Anthropic Claude"), for messages that must say which vendor failed */
+  typeName: string;
   name: string;
   status: number;
   createdTime: number;
@@ -36,7 +38,16 @@ interface PriorityTier {
 
 type ChannelSource = Pick<
   ChannelRow,
-  'id' | 'type' | 'name' | 'status' | 'created_time' | 'key' | 'base_url' | 'other' | 'model_mapping'
+  | 'id'
+  | 'type'
+  | 'name'
+  | 'status'
+  | 'created_time'
+  | 'key'
+  | 'base_url'
+  | 'other'
+  | 'config'
+  | 'model_mapping'
 >;
 
 export function parseModelMapping(text: string): ReadonlyMap<string, string> {
@@ -58,6 +69,7 @@ export function toRelayChannel(row: ChannelSource): RelayChannel {
   return {
     id: row.id,
     type: row.type,
+    typeName: findChannelType(row.type)?.name ?? `type ${row.type}`,
     name: row.name,
     status: row.status,
     createdTime: Number(row.created_time),
@@ -127,6 +139,7 @@ export class ChannelCache {
         'channels.key',
         'channels.base_url',
         'channels.other',
+        'channels.config',
         'channels.model_mapping',
       ])
       .where('abilities.enabled', '=', 1)

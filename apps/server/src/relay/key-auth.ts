@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { Role, TokenStatus, UserStatus, splitCommaList } from '@gatehouse/shared';
+import { Role, TokenStatus, UserStatus, parseModelLimits, splitCommaList } from '@gatehouse/shared';
+import type { CallerLimits } from '../limits/caller-limits';
+import { readLimitFields } from '../limits/limit-fields';
 import type { Db } from '../db/database';
 import { precompile } from '../billing/precompiled-query';
 import { checkTokenUsable } from '../tokens/token-status';
@@ -27,6 +29,8 @@ export interface RelayCaller {
   groups: string[];
   /** `sk-KEY-CHANNELID`: an administrator's request pinned to one channel */
   pinnedChannelId: number | null;
+  /** rate limits and budgets of the key (with its per-model overrides) and of its owner */
+  limits: CallerLimits;
 }
 
 const buildKeyQuery = (db: Db, key: string) =>
@@ -41,6 +45,11 @@ const buildKeyQuery = (db: Db, key: string) =>
       'users.role as user_role',
       'users.quota as user_quota',
       'users.used_quota as user_used_quota',
+      'users.rpm_limit as user_rpm_limit',
+      'users.tpm_limit as user_tpm_limit',
+      'users.max_parallel_requests as user_max_parallel_requests',
+      'users.budget as user_budget',
+      'users.budget_period as user_budget_period',
     ])
     .where('tokens.key', '=', key);
 
@@ -54,16 +63,47 @@ async function readKeyRow(db: Db, key: string): Promise<KeyRow | null> {
   return result.rows[0] ?? null;
 }
 
-/** `Authorization: Bearer sk-…`, or the `x-api-key` / `api-key` headers other SDKs send. */
+function withoutPrefix(presented: unknown): string {
+  const key = (typeof presented === 'string' ? presented : '').trim();
+  return key.startsWith('sk-') ? key.slice(3) : key;
+}
+
+/** `Authorization: Bearer sk-…`, or the `x-api-key` / `api-key` / `x-goog-api-key` headers other SDKs send. */
 function readPresentedKey(request: FastifyRequest): string {
   const { authorization } = request.headers;
   const presented =
     typeof authorization === 'string' && authorization.trim() !== ''
       ? authorization.trim().replace(/^Bearer\s+/i, '')
-      : (request.headers['x-api-key'] ?? request.headers['api-key']);
-  const key = (typeof presented === 'string' ? presented : '').trim();
-  return key.startsWith('sk-') ? key.slice(3) : key;
+      : (request.headers['x-api-key'] ?? request.headers['api-key'] ?? request.headers['x-goog-api-key']);
+  return withoutPrefix(presented);
 }
+
+/** Where a protocol's clients put the key, and how to tell them when it is missing. */
+export interface KeyPlacement {
+  read(request: FastifyRequest): string;
+  /** completes "No API key provided: send it …" */
+  hint: string;
+}
+
+export const headerKeyPlacement: KeyPlacement = {
+  read: readPresentedKey,
+  hint: 'as "Authorization: Bearer sk-…"',
+};
+
+/**
+ * Gemini clients: the `x-goog-api-key` header or the `?key=` query parameter, as the Gemini API takes them
+ * (https://ai.google.dev/gemini-api/docs/api-key), or any header the other clients use. The query string
+ * never reaches a log: request lines are written without it (logging/request-log.ts).
+ */
+export const googleKeyPlacement: KeyPlacement = {
+  read(request) {
+    const header = readPresentedKey(request);
+    if (header !== '') return header;
+    const { key } = (request.query ?? {}) as { key?: unknown };
+    return withoutPrefix(Array.isArray(key) ? key[0] : key);
+  },
+  hint: 'in the x-goog-api-key header or as ?key=',
+};
 
 async function findKeyRow(db: Db, keys: RelayKeyCache, key: string): Promise<KeyRow | null> {
   const cached = keys.find(key);
@@ -104,6 +144,17 @@ function toCaller(key: string, row: KeyRow, pinnedChannelId: number | null): Rel
     userUsedQuota: Number(row.user_used_quota),
     groups: groups.length === 0 ? ['default'] : groups,
     pinnedChannelId,
+    limits: {
+      token: readLimitFields(row),
+      user: readLimitFields({
+        rpm_limit: row.user_rpm_limit,
+        tpm_limit: row.user_tpm_limit,
+        max_parallel_requests: row.user_max_parallel_requests,
+        budget: row.user_budget,
+        budget_period: row.user_budget_period,
+      }),
+      modelLimits: parseModelLimits(row.model_limits),
+    },
   };
 }
 
@@ -115,9 +166,10 @@ export async function authenticateRelayKey(
   db: Db,
   keys: RelayKeyCache,
   request: FastifyRequest,
+  placement: KeyPlacement = headerKeyPlacement,
 ): Promise<RelayCaller> {
-  const presented = readPresentedKey(request);
-  if (presented === '') throw relayErrors.missingKey();
+  const presented = placement.read(request);
+  if (presented === '') throw relayErrors.missingKey(placement.hint);
   let key = presented;
   let row = await findKeyRow(db, keys, presented);
   let pinnedChannelId: number | null = null;

@@ -1,15 +1,31 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
+import { anthropicMessagesCodec } from '../protocols/anthropic-messages/anthropic-messages-codec';
+import { geminiScopeCodec } from '../protocols/gemini/gemini-codec';
+import type { IngressCodec } from '../protocols/ingress-codec';
+import { openAIChatCodec } from '../protocols/openai-chat/openai-chat-codec';
+import { startStoredResponsePruning } from '../stored-responses/stored-response-pruning';
+import { registerStoredResponseRoutes } from '../stored-responses/stored-response-routes';
+import { isAnthropicClient } from './anthropic-model-list';
 import { registerDashboardBillingRoutes } from './dashboard-billing-routes';
+import { registerGeminiRoutes } from './register-gemini-routes';
 import { authenticateRelayKey } from './key-auth';
 import { relayAudioSpeech } from './relay-audio-speech';
 import { relayAudioTranscriptions } from './relay-audio-transcriptions';
 import { relayChatCompletions } from './relay-chat-completions';
+import { relayCompletions } from './relay-completions';
+import { relayCountTokens } from './relay-count-tokens';
 import { relayEmbeddings } from './relay-embeddings';
-import { RelayError, relayErrors, toOpenAIErrorBody } from './relay-error';
+import { RelayError, relayErrors } from './relay-error';
 import { relayImages } from './relay-images';
 import { registerRelayModelRoutes } from './relay-models-routes';
-import { parseRelayJson, type RelayJsonBody, type RelayMultipartBody } from './relay-request';
+import {
+  parseRelayJson,
+  refuseMultipartBody,
+  type RelayJsonBody,
+  type RelayMultipartBody,
+} from './relay-request';
+import { relayResponses } from './relay-responses';
 import { getRelayRuntime, type RelayRuntime } from './relay-runtime';
 
 /** OpenAI API families this gateway does not relay: answered 501, never 404 (the path is real). */
@@ -22,7 +38,6 @@ const UNSUPPORTED_PATHS: Array<[string, string]> = [
   ['/threads', 'The assistants API (threads)'],
   ['/batches', 'The batch API'],
   ['/vector_stores', 'Vector stores'],
-  ['/responses', 'The responses API'],
   ['/conversations', 'The conversations API'],
   ['/realtime', 'The realtime API'],
   ['/containers', 'Containers'],
@@ -35,35 +50,49 @@ const UNSUPPORTED_PATHS: Array<[string, string]> = [
   ['/videos', 'The videos API'],
 ];
 
-function sendRelayError(request: FastifyRequest, reply: FastifyReply, error: RelayError): FastifyReply {
-  return reply.status(error.statusCode).headers(error.headers).send(toOpenAIErrorBody(error, request.id));
+/** An error in the client's protocol (the codec of the scope's routes). */
+function sendRelayError(
+  codec: IngressCodec,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: RelayError,
+): FastifyReply {
+  const encoded = codec.encodeError(error, request.id);
+  return reply.status(encoded.status).headers(encoded.headers).send(encoded.body);
 }
 
-/** Every error of the relay scopes as an OpenAI error; unexpected ones are logged and answered 500. */
-function handleRelayError(error: FastifyError | RelayError, request: FastifyRequest, reply: FastifyReply) {
-  if (reply.sent || reply.raw.headersSent) return;
-  if (error instanceof RelayError) return sendRelayError(request, reply, error);
-  const status = error.statusCode ?? 500;
-  if (status === 413) {
-    return sendRelayError(
-      request,
-      reply,
-      new RelayError(413, 'The request body is too large', 'invalid_request_error', 'request_too_large'),
-    );
-  }
-  if (status >= 400 && status < 500) {
-    return sendRelayError(
-      request,
-      reply,
-      new RelayError(status, error.message, 'invalid_request_error', error.code ?? null),
-    );
-  }
-  request.log.error({ err: error, requestId: request.id }, 'relay request failed');
-  return sendRelayError(request, reply, relayErrors.internal());
+/** Every error of a relay scope in its protocol; unexpected ones are logged and answered 500. */
+function createRelayErrorHandler(codec: IngressCodec) {
+  return (error: FastifyError | RelayError, request: FastifyRequest, reply: FastifyReply) => {
+    if (reply.sent || reply.raw.headersSent) return;
+    if (error instanceof RelayError) return sendRelayError(codec, request, reply, error);
+    const status = error.statusCode ?? 500;
+    if (status === 413) {
+      return sendRelayError(
+        codec,
+        request,
+        reply,
+        new RelayError(413, 'The request body is too large', 'invalid_request_error', 'request_too_large'),
+      );
+    }
+    if (status >= 400 && status < 500) {
+      return sendRelayError(
+        codec,
+        request,
+        reply,
+        new RelayError(status, error.message, 'invalid_request_error', error.code ?? null),
+      );
+    }
+    request.log.error({ err: error, requestId: request.id }, 'relay request failed');
+    return sendRelayError(codec, request, reply, relayErrors.internal());
+  };
 }
 
-/** What both relay scopes share: body parsers that keep the raw bytes, OpenAI errors, OpenAI 404s. */
-function prepareScope(scope: FastifyInstance): void {
+/**
+ * What every relay scope shares: body parsers that keep the raw bytes, and errors and 404s in the scope's
+ * client protocol (the codec of its routes).
+ */
+function prepareScope(scope: FastifyInstance, codec: IngressCodec = openAIChatCodec): void {
   scope.decorateRequest('relayCaller', null);
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (_request, body, done) => {
@@ -77,9 +106,14 @@ function prepareScope(scope: FastifyInstance): void {
       done(error as RelayError);
     }
   });
-  scope.setErrorHandler(handleRelayError);
+  scope.setErrorHandler(createRelayErrorHandler(codec));
   scope.setNotFoundHandler((request, reply) =>
-    sendRelayError(request, reply, relayErrors.notFound(request.method, request.url.split('?')[0] ?? '')),
+    sendRelayError(
+      codec,
+      request,
+      reply,
+      relayErrors.notFound(request.method, request.url.split('?')[0] ?? ''),
+    ),
   );
 }
 
@@ -90,6 +124,7 @@ function registerV1Routes(scope: FastifyInstance, runtime: RelayRuntime): void {
       request.relayCaller = await authenticateRelayKey(db, runtime.keys, request);
     },
   };
+  const withJsonBody = { ...withKey, preParsing: refuseMultipartBody };
   type Json = { Body: RelayJsonBody };
   type Multipart = { Body: RelayMultipartBody };
 
@@ -104,32 +139,41 @@ function registerV1Routes(scope: FastifyInstance, runtime: RelayRuntime): void {
 
   scope.post<Json>(
     '/chat/completions',
-    withKey,
-    relay<RelayJsonBody>((request, reply) => relayChatCompletions(runtime, request, reply, 'chat')),
+    withJsonBody,
+    relay<RelayJsonBody>((request, reply) => relayChatCompletions(runtime, request, reply, openAIChatCodec)),
   );
   scope.post<Json>(
+    '/responses',
+    withJsonBody,
+    relay<RelayJsonBody>((request, reply) => relayResponses(runtime, request, reply)),
+  );
+  scope.register(async (stored) => {
+    stored.addHook('onRequest', withKey.onRequest);
+    registerStoredResponseRoutes(stored, runtime.context);
+  });
+  scope.post<Json>(
     '/completions',
-    withKey,
-    relay<RelayJsonBody>((request, reply) => relayChatCompletions(runtime, request, reply, 'completions')),
+    withJsonBody,
+    relay<RelayJsonBody>((request, reply) => relayCompletions(runtime, request, reply)),
   );
   scope.post<Json>(
     '/embeddings',
-    withKey,
+    withJsonBody,
     relay<RelayJsonBody>((request, reply) => relayEmbeddings(runtime, request, reply, 'embeddings')),
   );
   scope.post<Json>(
     '/moderations',
-    withKey,
+    withJsonBody,
     relay<RelayJsonBody>((request, reply) => relayEmbeddings(runtime, request, reply, 'moderations')),
   );
   scope.post<Json>(
     '/images/generations',
-    withKey,
+    withJsonBody,
     relay<RelayJsonBody>((request, reply) => relayImages(runtime, request, reply)),
   );
   scope.post<Json>(
     '/audio/speech',
-    withKey,
+    withJsonBody,
     relay<RelayJsonBody>((request, reply) => relayAudioSpeech(runtime, request, reply)),
   );
   scope.post<Multipart>(
@@ -148,6 +192,12 @@ function registerV1Routes(scope: FastifyInstance, runtime: RelayRuntime): void {
   );
   scope.register(async (models) => {
     models.addHook('onRequest', withKey.onRequest);
+    // Anthropic's clients read /v1/models too: their errors (a bad key, an unknown model) in Anthropic's shape.
+    const openAIErrors = createRelayErrorHandler(openAIChatCodec);
+    const anthropicErrors = createRelayErrorHandler(anthropicMessagesCodec);
+    models.setErrorHandler((error: FastifyError | RelayError, request, reply) =>
+      (isAnthropicClient(request.headers) ? anthropicErrors : openAIErrors)(error, request, reply),
+    );
     registerRelayModelRoutes(models, runtime);
   });
   scope.register(
@@ -167,18 +217,57 @@ function registerV1Routes(scope: FastifyInstance, runtime: RelayRuntime): void {
 }
 
 /**
+ * Anthropic's Messages API (/v1/messages and its token count) in a scope of its own, so that errors and
+ * unknown paths under /v1/messages answer in Anthropic's shape. The key may come as x-api-key, as
+ * Anthropic's clients send it, or as a bearer token.
+ */
+function registerMessagesRoutes(scope: FastifyInstance, runtime: RelayRuntime): void {
+  const codec = anthropicMessagesCodec;
+  const withJsonBody = {
+    onRequest: async (request: FastifyRequest) => {
+      request.relayCaller = await authenticateRelayKey(runtime.context.db, runtime.keys, request);
+    },
+    preParsing: refuseMultipartBody,
+  };
+  scope.post<{ Body: RelayJsonBody }>('/', withJsonBody, async (request, reply) => {
+    await relayChatCompletions(runtime, request, reply, codec);
+    return reply;
+  });
+  scope.post<{ Body: RelayJsonBody }>('/count_tokens', withJsonBody, async (request, reply) => {
+    await relayCountTokens(runtime, request, reply, codec);
+    return reply;
+  });
+}
+
+/**
  * The OpenAI-compatible relay: /v1/* and the legacy /dashboard/billing/*, each in its own scope so errors and
- * unknown paths answer in OpenAI's format while /api keeps its envelope.
+ * unknown paths answer in OpenAI's format while /api keeps its envelope; Anthropic's /v1/messages and the
+ * Gemini API's /v1beta in theirs.
  */
 export function registerRelayRoutes(app: FastifyInstance, context: AppContext): void {
   const runtime = getRelayRuntime(context, app.log);
   void runtime.channels.reload();
+  startStoredResponsePruning(context, app.log);
   app.register(
     async (scope) => {
       prepareScope(scope);
       registerV1Routes(scope, runtime);
     },
     { prefix: '/v1' },
+  );
+  app.register(
+    async (scope) => {
+      prepareScope(scope, anthropicMessagesCodec);
+      registerMessagesRoutes(scope, runtime);
+    },
+    { prefix: '/v1/messages' },
+  );
+  app.register(
+    async (scope) => {
+      prepareScope(scope, geminiScopeCodec);
+      registerGeminiRoutes(scope, runtime);
+    },
+    { prefix: '/v1beta' },
   );
   app.register(
     async (scope) => {

@@ -1,21 +1,35 @@
-import { disableFailingChannel } from '../channels/channel-health';
-import type { ProviderAdapter, UpstreamRequest } from '../providers/provider-types';
-import { findChannelType } from '@gatehouse/shared';
+import {
+  CredentialRefusedError,
+  UnsupportedOptionError,
+  UpstreamFormatError,
+  UpstreamReportedError,
+} from '../canonical/translation';
+import { reportChannelFailure } from '../channels/channel-health';
+import type { ProviderAdapter, RelayEndpoint, UpstreamRequest } from '../providers/provider-types';
+import { ChannelSetupError } from './build-upstream-request';
+import { forgetChannelCredential } from './channel-credentials';
 import { RelayError } from './relay-error';
 import type { RelayChannel } from './channel-cache';
 import { ClientGoneError, isClientGone, type RelayJob } from './relay-job';
-import { readUpstreamBody, sendUpstream, type UpstreamResponse } from './upstream-call';
+import { readUpstreamBody, sendToChannel, type UpstreamResponse } from './upstream-call';
 import {
+  describeChannelSetupFailure,
   describeConnectionFailure,
+  describeCredentialFailure,
+  describeMalformedAnswer,
+  describeReportedError,
   describeUnservableChannel,
+  describeUnsupportedOption,
   describeUpstreamError,
   toRelayError,
+  type AttemptOutcome,
+  type FailedChannel,
   type UpstreamFailure,
 } from './upstream-failure';
 
-export type AttemptOutcome<T> = { ok: true; value: T } | { ok: false; failure: UpstreamFailure };
+export type { AttemptOutcome } from './upstream-failure';
 
-const endpointNames: Record<RelayJob['capability'], string> = {
+const endpointNames: Record<RelayEndpoint, string> = {
   chat: 'chat completions',
   completions: 'completions',
   embeddings: 'embeddings',
@@ -26,18 +40,21 @@ const endpointNames: Record<RelayJob['capability'], string> = {
   audioTranslations: 'translations',
 };
 
+export function failedChannelOf(channel: RelayChannel): FailedChannel {
+  return { typeName: channel.typeName, key: channel.credentials.key };
+}
+
 /** The adapter that can serve this job on this channel, or why not (another channel may still). */
 function findAdapter(
   job: RelayJob,
   channel: RelayChannel,
 ): { adapter: ProviderAdapter } | { failure: UpstreamFailure } {
-  const typeName = findChannelType(channel.type)?.name ?? `type ${channel.type}`;
   const unservable = (message: string) => ({ failure: describeUnservableChannel(message) });
-  if (!channel.provider) return unservable(`Channel type ${typeName} is not known to this server`);
+  if (!channel.provider) return unservable(`Channel type ${channel.typeName} is not known to this server`);
   if (!channel.provider.isSupported) return unservable(channel.provider.reason);
   const { adapter } = channel.provider;
-  if (job.capability !== 'chat' && adapter[job.capability] === undefined) {
-    return unservable(`${typeName} channels do not offer ${endpointNames[job.capability]}`);
+  if (job.endpoint !== 'chat' && adapter[job.endpoint] === undefined) {
+    return unservable(`${channel.typeName} channels do not offer ${endpointNames[job.endpoint]}`);
   }
   return { adapter };
 }
@@ -51,20 +68,37 @@ export async function callChannel(
   adapter: ProviderAdapter,
   upstream: UpstreamRequest,
 ): Promise<AttemptOutcome<UpstreamResponse>> {
-  const response = await sendUpstream(job.runtime, upstream, job.abort);
+  const response = await sendToChannel(job.runtime, adapter, upstream, job.abort);
   if (response.statusCode >= 200 && response.statusCode < 300) return { ok: true, value: response };
   const body = await readUpstreamBody(response);
-  const details = adapter.readError(body);
+  const details = adapter.readError(body, response.statusCode, response.headers);
   return {
     ok: false,
-    failure: describeUpstreamError(response.statusCode, details, job.channel.credentials.key),
+    failure: describeUpstreamError(response.statusCode, details, failedChannelOf(job.channel)),
   };
 }
 
+/** What an attempt threw, as a failure of the channel it was made on. */
+export function describeThrown(error: unknown, channel: RelayChannel): UpstreamFailure {
+  if (error instanceof UnsupportedOptionError)
+    return describeUnsupportedOption(error, failedChannelOf(channel));
+  if (error instanceof UpstreamReportedError) return describeReportedError(error, failedChannelOf(channel));
+  if (error instanceof ChannelSetupError) {
+    return error.reason instanceof CredentialRefusedError
+      ? describeCredentialFailure(error.reason, true, failedChannelOf(channel))
+      : describeChannelSetupFailure(error.message, failedChannelOf(channel));
+  }
+  if (error instanceof UpstreamFormatError)
+    return describeMalformedAnswer(error.message, failedChannelOf(channel));
+  return describeConnectionFailure(error);
+}
+
 /**
- * Tries the job's channel, then — on 429, 5xx, timeouts, connection errors and dead channels, up to RetryTimes
- * more times — other channels: never one already tried, the highest remaining priority first. Client errors
- * (400-class answers about the request) end it at once. A channel pinned with sk-KEY-CHANNELID is never left.
+ * The one attempt loop of every /v1 endpoint. Tries the job's channel, then — on 429, 5xx, timeouts,
+ * connection errors, malformed answers, refused channel credentials and options the vendor lacks, up to
+ * RetryTimes more times — other channels: never one already tried, the highest remaining priority first.
+ * Client errors (400-class answers about the request) end it at once. A channel pinned with sk-KEY-CHANNELID
+ * is never left.
  */
 export async function runAttempts<T>(
   job: RelayJob,
@@ -88,23 +122,15 @@ export async function runAttempts<T>(
       } catch (error) {
         if (isClientGone(job)) throw new ClientGoneError();
         if (error instanceof RelayError) throw error;
-        outcome = { ok: false, failure: describeConnectionFailure(error) };
+        outcome = { ok: false, failure: describeThrown(error, channel) };
       }
     }
     if (outcome.ok) return outcome.value;
     const { failure } = outcome;
-    runtime.log.warn(
-      {
-        requestId: job.requestId,
-        channelId: channel.id,
-        upstreamStatus: failure.upstreamStatus,
-        reason: failure.message,
-      },
-      'upstream attempt failed',
-    );
-    if (failure.isChannelDead) {
-      void disableFailingChannel(runtime.context, runtime.log, channel, failure.message);
-    }
+    reportChannelFailure(runtime.context, runtime.log, channel, failure, job.requestId);
+    // A refused access token may have been revoked before it expired: the next request fetches a new one.
+    if (failure.code === 'channel_auth_failed' && 'adapter' in found && found.adapter.prepareCredential)
+      forgetChannelCredential(runtime, channel);
     if (isClientGone(job)) throw new ClientGoneError();
     if (!failure.isRetriable || retry >= retryTimes) throw toRelayError(failure);
     const next = runtime.channels.pick(job.group, job.model, job.triedChannelIds);

@@ -1,11 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { computeTokenCost } from '../billing/quota-cost';
-import { callChannel, runAttempts } from './relay-attempts';
+import { checkOptionalString } from '../protocols/openai-chat/openai-request-fields';
+import { buildChannelRequest } from './build-upstream-request';
+import { callChannel } from './relay-attempts';
 import { relayErrors } from './relay-error';
-import { finishRelayJob, reserveForJob, startRelayJob, upstreamModelOf, type BilledUsage } from './relay-job';
+import { upstreamModelOf } from './relay-job';
 import { readOptionalString, requireModel, type RelayJsonBody } from './relay-request';
-import { headerText } from './upstream-call';
 import type { RelayRuntime } from './relay-runtime';
+import { runRelay } from './relay-story';
+import { headerText } from './upstream-call';
 
 /** https://platform.openai.com/docs/api-reference/audio/createSpeech */
 const MAX_SPEECH_CHARACTERS = 4096;
@@ -21,41 +24,43 @@ export async function relayAudioSpeech(
 ): Promise<void> {
   const { value: body, raw } = request.body;
   const model = requireModel(body);
+  checkOptionalString(body.input, 'input');
   const input = readOptionalString(body, 'input');
   if (!input) throw relayErrors.invalidRequest('input is required', 'input');
   if (input.length > MAX_SPEECH_CHARACTERS) {
     throw relayErrors.invalidRequest(`input must be at most ${MAX_SPEECH_CHARACTERS} characters`, 'input');
   }
-  const job = await startRelayJob(runtime, request, reply, {
-    capability: 'audioSpeech',
+  const usage = { promptTokens: input.length, completionTokens: 0 };
+  await runRelay(runtime, request, reply, {
+    endpoint: 'audioSpeech',
     model,
     isStream: false,
-  });
-  const usage = { promptTokens: input.length, completionTokens: 0 };
-  const cost = computeTokenCost(job.pricing, usage);
-  await reserveForJob(job, cost);
-
-  let billed: BilledUsage | null = null;
-  try {
-    await runAttempts(job, async (adapter) => {
+    reserve: (job) => computeTokenCost(job.pricing, usage),
+    async attempt(job, adapter) {
       // runAttempts only calls with an adapter that has the capability.
-      const endpoint = adapter.audioSpeech!;
+      const capability = adapter.audioSpeech!;
       const upstreamModel = upstreamModelOf(job);
-      const upstream = endpoint.buildRequest({
-        channel: job.channel.credentials,
-        body,
-        rawBody: raw,
-        upstreamModel,
-        isModelMapped: upstreamModel !== model,
-      });
-      const called = await callChannel(job, adapter, upstream);
+      const built = await buildChannelRequest(job, adapter, (channel) =>
+        capability.buildRequest({
+          channel,
+          body,
+          rawBody: raw,
+          upstreamModel,
+          isModelMapped: upstreamModel !== model,
+        }),
+      );
+      if (!built.ok) return built;
+      const called = await callChannel(job, adapter, built.value);
       if (!called.ok) return called;
       const contentType = headerText(called.value.headers, 'content-type') || 'audio/mpeg';
       void reply.code(200).header('content-type', contentType).send(called.value.body);
       return { ok: true, value: null };
-    });
-    billed = { usage, cost, notes: [`${input.length} characters`] };
-  } finally {
-    await finishRelayJob(job, billed);
-  }
+    },
+    // Priced per input character, so the reservation was already the exact cost.
+    bill: (job) => ({
+      usage,
+      cost: computeTokenCost(job.pricing, usage),
+      notes: [`${input.length} characters`],
+    }),
+  });
 }

@@ -1,20 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { computeReservation, computeTokenCost } from '../billing/quota-cost';
-import { callChannel, runAttempts } from './relay-attempts';
-import { relayErrors } from './relay-error';
-import {
-  createSettlementCounter,
-  finishRelayJob,
-  reserveForJob,
-  startRelayJob,
-  upstreamModelOf,
-  type BilledUsage,
-} from './relay-job';
-import type { RelayMultipartBody } from './relay-request';
+import type { ReadResponse } from '../providers/provider-types';
 import { parseMultipart, readBoundary, readTextPart, replaceTextPart } from './multipart-form';
-import { headerText, readUpstreamBody } from './upstream-call';
-import { describeConnectionFailure } from './upstream-failure';
+import { buildChannelRequest } from './build-upstream-request';
+import { callChannel, type AttemptOutcome } from './relay-attempts';
+import { holdWholeAnswer, readWholeAnswer } from './relay-delivery';
+import { relayErrors } from './relay-error';
+import { createSettlementCounter, upstreamModelOf } from './relay-job';
+import type { RelayMultipartBody } from './relay-request';
 import type { RelayRuntime } from './relay-runtime';
+import { runRelay } from './relay-story';
+import { headerText } from './upstream-call';
 
 /**
  * POST /v1/audio/transcriptions and /v1/audio/translations (multipart). The upload is forwarded as it came,
@@ -25,7 +21,7 @@ export async function relayAudioTranscriptions(
   runtime: RelayRuntime,
   request: FastifyRequest<{ Body: RelayMultipartBody }>,
   reply: FastifyReply,
-  capability: 'audioTranscriptions' | 'audioTranslations',
+  endpoint: 'audioTranscriptions' | 'audioTranslations',
 ): Promise<void> {
   const { options } = runtime.context;
   const { raw } = request.body;
@@ -39,48 +35,42 @@ export async function relayAudioTranscriptions(
   }
   const model = readTextPart(raw, parts, 'model')?.trim();
   if (!model) throw relayErrors.invalidRequest('You must provide a model parameter', 'model');
-  const job = await startRelayJob(runtime, request, reply, { capability, model, isStream: false });
-  await reserveForJob(job, computeReservation(job.pricing, options.getNumber('PreConsumedQuota'), 0, 0));
-
-  let billed: BilledUsage | null = null;
-  try {
-    const answer = await runAttempts(job, async (adapter) => {
+  await runRelay(runtime, request, reply, {
+    endpoint,
+    model,
+    isStream: false,
+    reserve: (job) => computeReservation(job.pricing, options.getNumber('PreConsumedQuota'), 0, 0),
+    async attempt(job, adapter): Promise<AttemptOutcome<ReadResponse>> {
       // runAttempts only calls with an adapter that has the capability.
-      const endpoint = adapter[capability]!;
+      const capability = adapter[endpoint]!;
       const upstreamModel = upstreamModelOf(job);
       const modelPart = parts.find((part) => part.name === 'model' && part.filename === null);
       const rawBody =
         upstreamModel !== model && modelPart ? replaceTextPart(raw, modelPart, upstreamModel) : raw;
-      const upstream = endpoint.buildRequest({
-        channel: job.channel.credentials,
-        rawBody,
-        contentType,
-        upstreamModel,
-      });
-      const called = await callChannel(job, adapter, upstream);
+      const built = await buildChannelRequest(job, adapter, (channel) =>
+        capability.buildRequest({ channel, rawBody, contentType, upstreamModel }),
+      );
+      if (!built.ok) return built;
+      const called = await callChannel(job, adapter, built.value);
       if (!called.ok) return called;
-      let body: Buffer;
-      try {
-        body = await readUpstreamBody(called.value);
-      } catch (error) {
-        return { ok: false, failure: describeConnectionFailure(error) };
-      }
+      const read = await readWholeAnswer(job, called.value);
+      if (!read.ok) return read;
       const answerContentType = headerText(called.value.headers, 'content-type') || 'application/json';
-      const read = endpoint.readResponse(body, answerContentType);
-      await reply.code(200).header('content-type', answerContentType).send(read.body);
-      return { ok: true, value: read };
-    });
-    let usage = answer.usage;
-    if (!usage) {
-      const counter = await createSettlementCounter(job);
-      usage = { promptTokens: 0, completionTokens: counter.text(answer.completionText) };
-    }
-    billed = {
-      usage,
-      cost: computeTokenCost(job.pricing, usage),
-      notes: answer.usage ? [] : ['billed on transcript tokens'],
-    };
-  } finally {
-    await finishRelayJob(job, billed);
-  }
+      const answer = capability.readResponse(read.value, answerContentType);
+      holdWholeAnswer(job, reply, answer.body, answerContentType);
+      return { ok: true, value: answer };
+    },
+    async bill(job, answer) {
+      let usage = answer.usage;
+      if (!usage) {
+        const counter = await createSettlementCounter(job);
+        usage = { promptTokens: 0, completionTokens: counter.text(answer.completionText) };
+      }
+      return {
+        usage,
+        cost: computeTokenCost(job.pricing, usage),
+        notes: answer.usage ? [] : ['billed on transcript tokens'],
+      };
+    },
+  });
 }

@@ -1,126 +1,92 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isInboundProtocol } from '@gatehouse/shared';
+import type { ChatRequest } from '../canonical/chat';
+import type { ChatProtocol } from '../canonical/translation';
 import { computeReservation, computeTokenCost } from '../billing/quota-cost';
-import { createTokenEstimator, type TokenCounter } from '../billing/token-counter';
-import type { TokenUsage } from '../providers/provider-types';
-import { callChannel, runAttempts } from './relay-attempts';
-import { deliverJson, deliverStream } from './relay-delivery';
-import {
-  createSettlementCounter,
-  finishRelayJob,
-  reserveForJob,
-  startRelayJob,
-  upstreamModelOf,
-  type BilledUsage,
-  type RelayJob,
-} from './relay-job';
-import { readPositiveInteger, requireModel, type RelayJsonBody } from './relay-request';
-import { relayErrors } from './relay-error';
+import { createTokenEstimator } from '../billing/token-counter';
+import type { IngressCodec } from '../protocols/ingress-codec';
+import { attemptPassThrough, attemptTranslated, type ChatCall } from './chat-lanes';
+import type { Delivered } from './relay-delivery';
+import { createSettlementCounter, type BilledUsage, type RelayJob } from './relay-job';
+import type { RelayJsonBody } from './relay-request';
 import type { RelayRuntime } from './relay-runtime';
+import { runRelay } from './relay-story';
 
-/** OpenAI's legacy completions default to 16 tokens when max_tokens is absent. */
-const COMPLETIONS_DEFAULT_MAX_TOKENS = 16;
+/** Canonical requests are OpenAI-shaped whatever protocol they came in: the counters read them as such. */
+const asCountable = (chat: ChatRequest) => chat as unknown as Record<string, unknown>;
 
-function wantsStreamUsage(body: Record<string, unknown>): boolean {
-  const options = body.stream_options;
-  return (
-    typeof options === 'object' &&
-    options !== null &&
-    (options as { include_usage?: unknown }).include_usage === true
-  );
-}
-
-function countPrompt(
-  counter: TokenCounter,
-  capability: 'chat' | 'completions',
-  body: RelayJsonBody['value'],
-) {
-  return capability === 'chat' ? counter.chatPrompt(body) : counter.input(body.prompt);
-}
-
-/** The upstream reported no usage (or the client left before it came): count both sides here. */
-async function countUsageLocally(
+/**
+ * What a chat answer costs: the upstream's usage, or both sides counted here when it reported none. The log
+ * names the client's protocol when it is not OpenAI's chat completions, the endpoint's own.
+ */
+async function billChat(
   job: RelayJob,
-  capability: 'chat' | 'completions',
-  body: RelayJsonBody['value'],
-  completionText: string,
-): Promise<TokenUsage> {
-  const counter = await createSettlementCounter(job);
-  return {
-    promptTokens: countPrompt(counter, capability, body),
-    completionTokens: counter.text(completionText),
-  };
+  chat: ChatRequest,
+  delivered: Delivered,
+  protocol: ChatProtocol,
+): Promise<BilledUsage> {
+  let usage = delivered.usage;
+  const notes: string[] = protocol === 'openai-chat' ? [] : [`${protocol} client`];
+  if (!usage) {
+    const counter = await createSettlementCounter(job);
+    usage = {
+      promptTokens: counter.chatPrompt(asCountable(chat)),
+      completionTokens: counter.text(delivered.completionText),
+    };
+    notes.push('usage counted locally');
+  }
+  if (delivered.interruption) notes.push(`${delivered.interruption}: billed what was produced`);
+  return { usage, cost: computeTokenCost(job.pricing, usage), notes };
 }
 
 /**
- * POST /v1/chat/completions and the legacy POST /v1/completions, JSON or streamed.
- *
- * The story: read the model → pick a channel → estimate the prompt (leaning high, no tokenizer) → reserve the
- * worst case → build the upstream request with the channel's adapter → call it → on failure retry on the next
- * channel (the reservation stays) → stream or send the answer → settle what it cost (counting tokens only when
- * the upstream reported no usage) and write one log, or refund everything.
+ * A chat call in any protocol a codec reads (POST /v1/chat/completions with the OpenAI codec, POST
+ * /v1/messages with the Anthropic one), JSON or streamed. The codec validates the body before any channel is
+ * picked. Then, per attempt, the lane: a channel whose adapter speaks the client's protocol gets the client's
+ * body as it is (pass-through); any other gets the canonical request through its adapter's translator, and
+ * the answer comes back encoded by the codec.
  */
 export async function relayChatCompletions(
   runtime: RelayRuntime,
   request: FastifyRequest<{ Body: RelayJsonBody }>,
   reply: FastifyReply,
-  capability: 'chat' | 'completions',
+  codec: IngressCodec,
 ): Promise<void> {
   const { options } = runtime.context;
   const { value: body, raw } = request.body;
-  const model = requireModel(body);
-  if (capability === 'chat' && (!Array.isArray(body.messages) || body.messages.length === 0)) {
-    throw relayErrors.invalidRequest('messages must be a non-empty array', 'messages');
-  }
-  if (capability === 'completions' && body.prompt === undefined) {
-    throw relayErrors.invalidRequest('prompt is required', 'prompt');
-  }
-  const isStream = body.stream === true;
-  const job = await startRelayJob(runtime, request, reply, { capability, model, isStream });
-
-  const promptEstimate = countPrompt(createTokenEstimator(model), capability, body);
-  const maxTokens =
-    readPositiveInteger(body, 'max_completion_tokens') ??
-    readPositiveInteger(body, 'max_tokens') ??
-    (capability === 'completions' ? COMPLETIONS_DEFAULT_MAX_TOKENS : 0);
-  const choices = readPositiveInteger(body, 'n') ?? 1;
-  await reserveForJob(
-    job,
-    computeReservation(
-      job.pricing,
-      options.getNumber('PreConsumedQuota'),
-      promptEstimate,
-      maxTokens * choices,
-    ),
-  );
-
-  let billed: BilledUsage | null = null;
-  try {
-    const answer = await runAttempts(job, async (adapter) => {
-      // runAttempts only calls with an adapter that has the capability.
-      const text = capability === 'chat' ? adapter.chat : adapter.completions!;
-      const upstreamModel = upstreamModelOf(job);
-      const upstream = text.buildRequest({
-        channel: job.channel.credentials,
-        body,
-        rawBody: raw,
-        upstreamModel,
-        isModelMapped: upstreamModel !== model,
-        isStream,
-      });
-      const called = await callChannel(job, adapter, upstream);
-      if (!called.ok) return called;
-      if (!isStream) return deliverJson(job, reply, called.value, text);
-      const clientWantsUsage = wantsStreamUsage(body);
-      return deliverStream(job, reply, called.value, text.createStreamReader({ clientWantsUsage }), {
-        capability: text,
-        clientWantsUsage,
-      });
-    });
-    const usage = answer.usage ?? (await countUsageLocally(job, capability, body, answer.completionText));
-    const notes = answer.usage ? [] : ['usage counted locally'];
-    if (answer.interruption) notes.push(`${answer.interruption}: billed what was produced`);
-    billed = { usage, cost: computeTokenCost(job.pricing, usage), notes };
-  } finally {
-    await finishRelayJob(job, billed);
-  }
+  const chat = codec.decodeRequest(body);
+  const model = chat.model.trim();
+  const isStream = chat.stream === true;
+  const call: ChatCall = {
+    codec,
+    body,
+    raw,
+    chat,
+    clientHeaders: codec.readClientHeaders(request.headers),
+    isStream,
+    reply,
+  };
+  await runRelay(runtime, request, reply, {
+    endpoint: 'chat',
+    // Only the protocols clients speak have a codec.
+    inboundProtocol: isInboundProtocol(codec.protocol) ? codec.protocol : 'openai-chat',
+    model,
+    isStream,
+    reserve(job) {
+      const promptEstimate = createTokenEstimator(model).chatPrompt(asCountable(chat));
+      const maxTokens = chat.max_completion_tokens ?? chat.max_tokens ?? 0;
+      const worstOutput = maxTokens * (chat.n ?? 1);
+      return computeReservation(
+        job.pricing,
+        options.getNumber('PreConsumedQuota'),
+        promptEstimate,
+        worstOutput,
+      );
+    },
+    attempt: (job, adapter) =>
+      adapter.protocol === codec.protocol && adapter.passThrough
+        ? attemptPassThrough(job, adapter, call, adapter.passThrough)
+        : attemptTranslated(job, adapter, call),
+    bill: (job, delivered) => billChat(job, chat, delivered, codec.protocol),
+  });
 }

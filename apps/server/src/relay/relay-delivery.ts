@@ -1,12 +1,17 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import type { JsonCapability, StreamReader, TokenUsage } from '../providers/provider-types';
-import { answerToChunks } from './answer-to-chunks';
-import type { AttemptOutcome } from './relay-attempts';
+import { completionText } from '../canonical/completion-text';
+import { UpstreamFormatError, UpstreamReportedError, type ChatTranslator } from '../canonical/translation';
+import { reportChannelFailure } from '../channels/channel-health';
+import type { IngressCodec } from '../protocols/ingress-codec';
+import type { JsonCapability, TokenUsage } from '../providers/provider-types';
+import { forgetChannelCredential } from './channel-credentials';
+import { failedChannelOf, type AttemptOutcome } from './relay-attempts';
+import { RelayError } from './relay-error';
 import { ClientGoneError, isClientGone, type RelayJob } from './relay-job';
-import { SseEventSplitter } from './sse-event-splitter';
-import { headerText, readUpstreamBody, type UpstreamResponse } from './upstream-call';
-import { describeConnectionFailure } from './upstream-failure';
+import type { StreamTranscoder } from './stream-transcoders';
+import { readUpstreamBody, type UpstreamResponse } from './upstream-call';
+import { describeConnectionFailure, describeReportedError, toRelayError } from './upstream-failure';
 
 /** What reached the client, for billing. */
 export interface Delivered {
@@ -20,22 +25,38 @@ export interface Delivered {
   interruption: 'client disconnected' | 'upstream stream interrupted' | null;
 }
 
-/** A whole JSON answer, read, then sent in one piece. A failure before it is sent may be retried. */
-export async function deliverJson(
+/**
+ * The whole upstream body, or a failure that another channel may do better than (a connection that broke
+ * while it was read).
+ */
+export async function readWholeAnswer(
   job: RelayJob,
-  reply: FastifyReply,
   response: UpstreamResponse,
-  capability: JsonCapability,
-): Promise<AttemptOutcome<Delivered>> {
-  let body: Buffer;
+): Promise<AttemptOutcome<Buffer>> {
   try {
-    body = await readUpstreamBody(response);
+    return { ok: true, value: await readUpstreamBody(response) };
   } catch (error) {
     if (isClientGone(job)) throw new ClientGoneError();
     return { ok: false, failure: describeConnectionFailure(error) };
   }
-  const answer = capability.readResponse(body);
-  await reply.code(200).header('content-type', 'application/json').send(answer.body);
+}
+
+/**
+ * A whole JSON answer, read, checked and sent in one piece (the upstream's bytes, or the capability's
+ * translation of them for `input`). A failure before it is sent may be retried: a cut or malformed answer
+ * throws UpstreamFormatError from readResponse.
+ */
+export async function deliverJson<Input>(
+  job: RelayJob,
+  reply: FastifyReply,
+  response: UpstreamResponse,
+  capability: JsonCapability<Input>,
+  input?: Input,
+): Promise<AttemptOutcome<Delivered>> {
+  const read = await readWholeAnswer(job, response);
+  if (!read.ok) return read;
+  const answer = capability.readResponse(read.value, input);
+  holdWholeAnswer(job, reply, answer.body);
   return {
     ok: true,
     value: {
@@ -51,43 +72,77 @@ export async function deliverJson(
   };
 }
 
-function startEventStream(reply: FastifyReply): void {
+/** A whole vendor answer translated into the client's protocol. */
+export async function deliverTranslatedJson(
+  job: RelayJob,
+  reply: FastifyReply,
+  response: UpstreamResponse,
+  translator: Pick<ChatTranslator, 'readResponse'>,
+  codec: IngressCodec,
+): Promise<AttemptOutcome<Delivered>> {
+  const read = await readWholeAnswer(job, response);
+  if (!read.ok) return read;
+  const { completion, usage } = translator.readResponse(read.value);
+  holdWholeAnswer(job, reply, codec.encodeAnswer(completion));
+  return {
+    ok: true,
+    value: {
+      usage,
+      get completionText() {
+        return completionText(completion);
+      },
+      answer: null,
+      interruption: null,
+    },
+  };
+}
+
+/** A whole body is the answer's end: it is sent once the settlement is committed (finishRelayJob). */
+export function holdWholeAnswer(
+  job: RelayJob,
+  reply: FastifyReply,
+  body: string | Buffer,
+  contentType = 'application/json',
+): void {
+  job.finalWrite = {
+    end: () => void reply.code(200).header('content-type', contentType).send(body),
+    // Nothing was sent: the error handler answers.
+    abandon: () => undefined,
+  };
+}
+
+/** A stream's last write (its end event, or an error event) waits for the settlement like a JSON body. */
+function holdStreamEnd(job: RelayJob, raw: ServerResponse, text: string): void {
+  job.finalWrite = {
+    end: () => raw.end(text),
+    // The events so far were sent, but without their end the client sees an unfinished answer.
+    abandon: () => raw.destroy(),
+  };
+}
+
+function startEventStream(reply: FastifyReply, contentType = 'text/event-stream; charset=utf-8'): void {
   reply.hijack();
   reply.raw.writeHead(200, {
     ...(reply.getHeaders() as Record<string, string>),
-    'content-type': 'text/event-stream; charset=utf-8',
+    'content-type': contentType,
     'cache-control': 'no-cache',
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   });
 }
 
-async function deliverWholeAsStream(
+/** A stream made at once from a whole answer (an upstream that answered JSON to a stream request). */
+export function deliverWholeStream(
   job: RelayJob,
   reply: FastifyReply,
-  response: UpstreamResponse,
-  capability: JsonCapability,
-  clientWantsUsage: boolean,
-): Promise<AttemptOutcome<Delivered>> {
-  let body: Buffer;
-  try {
-    body = await readUpstreamBody(response);
-  } catch (error) {
-    if (isClientGone(job)) throw new ClientGoneError();
-    return { ok: false, failure: describeConnectionFailure(error) };
-  }
-  const answer = capability.readResponse(body);
+  text: string,
+  billing: Pick<Delivered, 'usage' | 'completionText'>,
+): AttemptOutcome<Delivered> {
   startEventStream(reply);
-  const events = answerToChunks(answer.answer, clientWantsUsage).map((chunk) => `data: ${chunk}\n\n`);
-  reply.raw.end(`${events.join('')}data: [DONE]\n\n`);
+  holdStreamEnd(job, reply.raw, text);
   return {
     ok: true,
-    value: {
-      usage: answer.usage,
-      completionText: answer.completionText,
-      answer: null,
-      interruption: null,
-    },
+    value: { usage: billing.usage, completionText: billing.completionText, answer: null, interruption: null },
   };
 }
 
@@ -138,65 +193,70 @@ function readChunks(body: UpstreamResponse['body'], handle: (chunk: Buffer) => P
 }
 
 /**
- * Streams an SSE answer to the client as it comes, event by event through the adapter's reader. Until the
- * first byte is written an upstream failure is retried on another channel; after it, the client gets an error
- * event and the end. A client that goes away aborts the upstream call at once (the job's signal) and is
- * billed for what was produced.
+ * Streams an answer to the client as it comes, through the lane's transcoder. Until the first byte is written
+ * an upstream failure (a broken connection, a malformed event) is retried on another channel; after it, the
+ * client gets an error event in its protocol and the end. A client that goes away aborts the upstream call at
+ * once (the job's signal) and is billed for what was produced.
  */
 export async function deliverStream(
   job: RelayJob,
   reply: FastifyReply,
   response: UpstreamResponse,
-  reader: StreamReader,
-  whole: { capability: JsonCapability; clientWantsUsage: boolean },
+  transcoder: StreamTranscoder,
 ): Promise<AttemptOutcome<Delivered>> {
-  // Some OpenAI-compatible servers ignore `stream: true` and answer JSON: send it as the stream asked for.
-  if (headerText(response.headers, 'content-type').includes('json')) {
-    return deliverWholeAsStream(job, reply, response, whole.capability, whole.clientWantsUsage);
-  }
   const raw = reply.raw;
-  const splitter = new SseEventSplitter();
   let isStarted = false;
 
-  const start = () => {
-    startEventStream(reply);
-    isStarted = true;
-  };
-
   /** Answers a promise when the client's socket is full: a slow client holds the upstream back. */
-  const forward = (payloads: string[]): Promise<void> | null => {
-    let out = '';
-    for (const data of payloads) {
-      const result = reader.readEvent(data);
-      for (const chunk of result.chunks) out += `data: ${chunk}\n\n`;
+  const forward = (text: string): Promise<void> | null => {
+    if (text === '') return null;
+    if (!isStarted) {
+      startEventStream(reply, transcoder.contentType);
+      isStarted = true;
     }
-    if (out === '') return null;
-    if (!isStarted) start();
-    return raw.write(out) || raw.destroyed ? null : waitForRoom(raw);
+    return raw.write(text) || raw.destroyed ? null : waitForRoom(raw);
   };
+  const stopped = (interruption: Delivered['interruption']): AttemptOutcome<Delivered> => ({
+    ok: true,
+    value: { ...transcoder.finish(), answer: null, interruption },
+  });
 
+  let tail: string;
   try {
-    await readChunks(response.body, (chunk) => forward(splitter.push(chunk)));
-    await forward(splitter.end());
+    await readChunks(response.body, (chunk) => forward(transcoder.push(chunk)));
+    tail = transcoder.end();
   } catch (error) {
     if (isClientGone(job)) {
       if (!isStarted) throw new ClientGoneError();
-      return { ok: true, value: { ...reader.finish(), answer: null, interruption: 'client disconnected' } };
+      return stopped('client disconnected');
     }
-    if (!isStarted) return { ok: false, failure: describeConnectionFailure(error) };
+    if (!isStarted) {
+      if (error instanceof UpstreamFormatError) throw error;
+      return { ok: false, failure: describeConnectionFailure(error) };
+    }
+    if (error instanceof UpstreamReportedError) {
+      // The vendor said why it stopped: the client gets its words, and the channel is rested or marked as
+      // refused like after an error answer of that kind.
+      const failure = describeReportedError(error, failedChannelOf(job.channel));
+      reportChannelFailure(job.runtime.context, job.runtime.log, job.channel, failure, job.requestId);
+      if (failure.code === 'channel_auth_failed') forgetChannelCredential(job.runtime, job.channel);
+      holdStreamEnd(job, raw, transcoder.error(toRelayError(failure)));
+      return stopped('upstream stream interrupted');
+    }
     job.runtime.log.warn({ err: error, requestId: job.requestId }, 'upstream stream broke mid-answer');
-    const message = `The upstream stream was interrupted (request id: ${job.requestId})`;
-    raw.end(
-      `data: ${JSON.stringify({ error: { message, type: 'upstream_error', param: null, code: 'stream_interrupted' } })}\n\n`,
+    const message =
+      error instanceof UpstreamFormatError
+        ? `The upstream sent a stream event this gateway cannot read (${error.message})`
+        : 'The upstream stream was interrupted';
+    holdStreamEnd(
+      job,
+      raw,
+      transcoder.error(new RelayError(502, message, 'upstream_error', 'stream_interrupted')),
     );
-    return {
-      ok: true,
-      value: { ...reader.finish(), answer: null, interruption: 'upstream stream interrupted' },
-    };
+    return stopped('upstream stream interrupted');
   }
-  if (isClientGone(job))
-    return { ok: true, value: { ...reader.finish(), answer: null, interruption: 'client disconnected' } };
-  if (!isStarted) start();
-  raw.end('data: [DONE]\n\n');
-  return { ok: true, value: { ...reader.finish(), answer: null, interruption: null } };
+  if (isClientGone(job)) return stopped('client disconnected');
+  if (!isStarted) startEventStream(reply, transcoder.contentType);
+  holdStreamEnd(job, raw, tail);
+  return stopped(null);
 }

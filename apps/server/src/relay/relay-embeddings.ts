@@ -1,77 +1,101 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { computeReservation, computeTokenCost } from '../billing/quota-cost';
 import { createTokenEstimator } from '../billing/token-counter';
-import { callChannel, runAttempts } from './relay-attempts';
-import { deliverJson } from './relay-delivery';
-import { relayErrors } from './relay-error';
-import {
-  createSettlementCounter,
-  finishRelayJob,
-  reserveForJob,
-  startRelayJob,
-  upstreamModelOf,
-  type BilledUsage,
-} from './relay-job';
+import { invalidType, missingParameter } from '../protocols/openai-chat/openai-request-fields';
+import { buildChannelRequest } from './build-upstream-request';
+import { callChannel } from './relay-attempts';
+import type { TokenUsage } from '../providers/provider-types';
+import { deliverJson, holdWholeAnswer, readWholeAnswer } from './relay-delivery';
+import { createSettlementCounter, upstreamModelOf, type RelayJob } from './relay-job';
 import { readOptionalString, requireModel, type RelayJsonBody } from './relay-request';
 import type { RelayRuntime } from './relay-runtime';
+import { runRelay } from './relay-story';
 
 /** OpenAI's moderation endpoint picks this model when the request names none. */
 const DEFAULT_MODERATION_MODEL = 'omni-moderation-latest';
 
+/** Text, a list of texts, token ids or lists of token ids; moderations also take a list of content parts. */
+function checkInput(input: unknown): void {
+  if (input === undefined || input === null) throw missingParameter('input');
+  if (typeof input !== 'string' && !Array.isArray(input)) {
+    throw invalidType('input', 'a string or an array', input);
+  }
+}
+
+/** The embeddings answer with `usage` set to the count the relay made, when the vendor reported none. */
+function withUsage(body: Buffer, promptTokens: number): Buffer {
+  try {
+    const answer = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    answer.usage = { prompt_tokens: promptTokens, total_tokens: promptTokens };
+    return Buffer.from(JSON.stringify(answer));
+  } catch {
+    return body;
+  }
+}
+
 /**
- * POST /v1/embeddings and POST /v1/moderations: input only, billed on prompt tokens.
- * Read the model → pick a channel → estimate the input → reserve → call (retrying other channels) → send the
- * answer → settle and log, or refund.
+ * POST /v1/embeddings and POST /v1/moderations: input only, billed on prompt tokens, the upstream's JSON
+ * answer forwarded as it is.
  */
 export async function relayEmbeddings(
   runtime: RelayRuntime,
   request: FastifyRequest<{ Body: RelayJsonBody }>,
   reply: FastifyReply,
-  capability: 'embeddings' | 'moderations',
+  endpoint: 'embeddings' | 'moderations',
 ): Promise<void> {
   const { options } = runtime.context;
   const { value: body, raw } = request.body;
   const model =
-    capability === 'moderations'
-      ? (readOptionalString(body, 'model') ?? DEFAULT_MODERATION_MODEL)
+    endpoint === 'moderations'
+      ? readOptionalString(body, 'model')?.trim() || DEFAULT_MODERATION_MODEL
       : requireModel(body);
-  if (body.input === undefined || body.input === null)
-    throw relayErrors.invalidRequest('input is required', 'input');
-  const job = await startRelayJob(runtime, request, reply, { capability, model, isStream: false });
-
-  const promptEstimate = createTokenEstimator(model).input(body.input);
-  await reserveForJob(
-    job,
-    computeReservation(job.pricing, options.getNumber('PreConsumedQuota'), promptEstimate, 0),
-  );
-
-  let billed: BilledUsage | null = null;
-  try {
-    const answer = await runAttempts(job, async (adapter) => {
+  checkInput(body.input);
+  let isCountedLocally = false;
+  const countLocally = async (job: RelayJob): Promise<TokenUsage> => {
+    const counter = await createSettlementCounter(job);
+    return { promptTokens: counter.input(body.input), completionTokens: 0 };
+  };
+  await runRelay(runtime, request, reply, {
+    endpoint,
+    model,
+    isStream: false,
+    reserve: (job) =>
+      computeReservation(
+        job.pricing,
+        options.getNumber('PreConsumedQuota'),
+        createTokenEstimator(model).input(body.input),
+        0,
+      ),
+    async attempt(job, adapter) {
       // runAttempts only calls with an adapter that has the capability.
-      const endpoint = adapter[capability]!;
+      const capability = adapter[endpoint]!;
       const upstreamModel = upstreamModelOf(job);
-      const upstream = endpoint.buildRequest({
-        channel: job.channel.credentials,
-        body,
-        rawBody: raw,
-        upstreamModel,
-        isModelMapped: upstreamModel !== model,
-      });
-      const called = await callChannel(job, adapter, upstream);
-      return called.ok ? deliverJson(job, reply, called.value, endpoint) : called;
-    });
-    let usage = answer.usage;
-    if (!usage) {
-      const counter = await createSettlementCounter(job);
-      usage = { promptTokens: counter.input(body.input), completionTokens: 0 };
-    }
-    billed = {
-      usage,
-      cost: computeTokenCost(job.pricing, usage),
-      notes: answer.usage ? [] : ['usage counted locally'],
-    };
-  } finally {
-    await finishRelayJob(job, billed);
-  }
+      const request = { body, rawBody: raw, upstreamModel, isModelMapped: upstreamModel !== model };
+      const built = await buildChannelRequest(job, adapter, (channel) =>
+        capability.buildRequest({ ...request, channel }),
+      );
+      if (!built.ok) return built;
+      const called = await callChannel(job, adapter, built.value);
+      if (!called.ok) return called;
+      const input = { ...request, channel: job.channel.credentials };
+      if (endpoint === 'moderations') return deliverJson(job, reply, called.value, capability, input);
+      const read = await readWholeAnswer(job, called.value);
+      if (!read.ok) return read;
+      const answer = capability.readResponse(read.value, input);
+      isCountedLocally = answer.usage === null;
+      const usage = answer.usage ?? (await countLocally(job));
+      // A vendor that reports no usage (Gemini's batchEmbedContents) gets the count the user is billed for.
+      const sent = isCountedLocally ? withUsage(answer.body, usage.promptTokens) : answer.body;
+      holdWholeAnswer(job, reply, sent);
+      return { ok: true, value: { usage, completionText: '', answer: answer.answer, interruption: null } };
+    },
+    async bill(job, delivered) {
+      const usage = delivered.usage ?? (await countLocally(job));
+      return {
+        usage,
+        cost: computeTokenCost(job.pricing, usage),
+        notes: isCountedLocally || !delivered.usage ? ['usage counted locally'] : [],
+      };
+    },
+  });
 }

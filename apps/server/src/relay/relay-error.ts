@@ -38,13 +38,8 @@ const noRetry = { 'x-should-retry': 'false' };
 export const relayErrors = {
   invalidRequest: (message: string, param: string | null = null, code: string | null = null) =>
     new RelayError(400, message, 'invalid_request_error', code, param),
-  missingKey: () =>
-    new RelayError(
-      401,
-      'No API key provided: send it as "Authorization: Bearer sk-…"',
-      'invalid_request_error',
-      'invalid_api_key',
-    ),
+  missingKey: (hint = 'as "Authorization: Bearer sk-…"') =>
+    new RelayError(401, `No API key provided: send it ${hint}`, 'invalid_request_error', 'invalid_api_key'),
   invalidKey: () => new RelayError(401, 'Invalid API key', 'invalid_request_error', 'invalid_api_key'),
   keyUnusable: (message: string) => new RelayError(401, message, 'invalid_request_error', 'invalid_api_key'),
   forbidden: (message: string, code: string) => new RelayError(403, message, 'permission_error', code),
@@ -76,4 +71,11 @@ export const relayErrors = {
   notFound: (method: string, path: string) =>
     new RelayError(404, `Invalid URL (${method} ${path})`, 'invalid_request_error', 'unknown_url'),
   internal: () => new RelayError(500, 'Internal server error', 'server_error', 'internal_error'),
+  settlementFailed: () =>
+    new RelayError(
+      503,
+      'The charge for this answer could not be recorded (the database is unavailable), so it was not delivered',
+      'server_error',
+      'settlement_failed',
+    ),
 };

@@ -6,19 +6,15 @@ import {
 } from '../billing/image-pricing';
 import { computeImageCost, computeReservation, computeTokenCost } from '../billing/quota-cost';
 import { createTokenEstimator } from '../billing/token-counter';
-import { callChannel, runAttempts } from './relay-attempts';
+import { checkOptionalString } from '../protocols/openai-chat/openai-request-fields';
+import { buildChannelRequest } from './build-upstream-request';
+import { callChannel } from './relay-attempts';
 import { deliverJson } from './relay-delivery';
 import { relayErrors } from './relay-error';
-import {
-  createSettlementCounter,
-  finishRelayJob,
-  reserveForJob,
-  startRelayJob,
-  upstreamModelOf,
-  type BilledUsage,
-} from './relay-job';
+import { createSettlementCounter, upstreamModelOf, type BilledUsage } from './relay-job';
 import { readOptionalString, readPositiveInteger, type RelayJsonBody } from './relay-request';
 import type { RelayRuntime } from './relay-runtime';
+import { runRelay } from './relay-story';
 
 /** OpenAI generates with dall-e-2 when the request names no model. */
 const DEFAULT_IMAGE_MODEL = 'dall-e-2';
@@ -41,6 +37,8 @@ export async function relayImages(
 ): Promise<void> {
   const { options } = runtime.context;
   const { value: body, raw } = request.body;
+  for (const field of ['model', 'prompt', 'size', 'quality'] as const)
+    checkOptionalString(body[field], field);
   const model = readOptionalString(body, 'model')?.trim() || DEFAULT_IMAGE_MODEL;
   const prompt = readOptionalString(body, 'prompt');
   if (!prompt) throw relayErrors.invalidRequest('prompt is required', 'prompt');
@@ -55,50 +53,53 @@ export async function relayImages(
       'size',
     );
   }
-  const job = await startRelayJob(runtime, request, reply, { capability: 'images', model, isStream: false });
-
   const isTokenPriced = model.startsWith('gpt-image');
-  const promptEstimate = createTokenEstimator(model).text(prompt);
   const worstOutput = estimateImageOutputTokens(size, quality) * images;
-  await reserveForJob(
-    job,
-    isTokenPriced
-      ? computeReservation(job.pricing, options.getNumber('PreConsumedQuota'), promptEstimate, worstOutput)
-      : computeImageCost(job.pricing, images, multiplier),
-  );
-
-  let billed: BilledUsage | null = null;
-  try {
-    const answer = await runAttempts(job, async (adapter) => {
+  await runRelay(runtime, request, reply, {
+    endpoint: 'images',
+    model,
+    isStream: false,
+    reserve: (job) =>
+      isTokenPriced
+        ? computeReservation(
+            job.pricing,
+            options.getNumber('PreConsumedQuota'),
+            createTokenEstimator(model).text(prompt),
+            worstOutput,
+          )
+        : computeImageCost(job.pricing, images, multiplier),
+    async attempt(job, adapter) {
       // runAttempts only calls with an adapter that has the capability.
-      const endpoint = adapter.images!;
+      const capability = adapter.images!;
       const upstreamModel = upstreamModelOf(job);
-      const upstream = endpoint.buildRequest({
-        channel: job.channel.credentials,
-        body,
-        rawBody: raw,
-        upstreamModel,
-        isModelMapped: upstreamModel !== model,
-      });
-      const called = await callChannel(job, adapter, upstream);
-      return called.ok ? deliverJson(job, reply, called.value, endpoint) : called;
-    });
-    const returned = countImages(answer.answer, images);
-    if (isTokenPriced) {
-      let usage = answer.usage;
+      const built = await buildChannelRequest(job, adapter, (channel) =>
+        capability.buildRequest({
+          channel,
+          body,
+          rawBody: raw,
+          upstreamModel,
+          isModelMapped: upstreamModel !== model,
+        }),
+      );
+      if (!built.ok) return built;
+      const called = await callChannel(job, adapter, built.value);
+      return called.ok ? deliverJson(job, reply, called.value, capability) : called;
+    },
+    async bill(job, delivered): Promise<BilledUsage> {
+      const returned = countImages(delivered.answer, images);
+      if (!isTokenPriced) {
+        return {
+          usage: { promptTokens: 0, completionTokens: 0 },
+          cost: computeImageCost(job.pricing, returned, multiplier),
+          notes: [`${returned} image(s) ${size ?? 'default size'}${quality ? ` ${quality}` : ''}`],
+        };
+      }
+      let usage = delivered.usage;
       if (!usage) {
         const counter = await createSettlementCounter(job);
         usage = { promptTokens: counter.text(prompt), completionTokens: (worstOutput / images) * returned };
       }
-      billed = { usage, cost: computeTokenCost(job.pricing, usage), notes: [`${returned} image(s)`] };
-    } else {
-      billed = {
-        usage: { promptTokens: 0, completionTokens: 0 },
-        cost: computeImageCost(job.pricing, returned, multiplier),
-        notes: [`${returned} image(s) ${size ?? 'default size'}${quality ? ` ${quality}` : ''}`],
-      };
-    }
-  } finally {
-    await finishRelayJob(job, billed);
-  }
+      return { usage, cost: computeTokenCost(job.pricing, usage), notes: [`${returned} image(s)`] };
+    },
+  });
 }

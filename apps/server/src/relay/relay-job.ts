@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ChannelStatus, nowSeconds } from '@gatehouse/shared';
+import { ChannelStatus, nowSeconds, type InboundProtocol } from '@gatehouse/shared';
 import {
   describePricing,
   findModelRatios,
@@ -10,13 +10,14 @@ import {
 } from '../billing/pricing';
 import { refundQuota, reserveQuota, type QuotaHolder } from '../billing/quota-reservation';
 import { createTokenCounter, type TokenCounter } from '../billing/token-counter';
-import type { AdapterCapability, TokenUsage } from '../providers/provider-types';
+import type { RelayEndpoint, TokenUsage } from '../providers/provider-types';
 import { describeQuota } from '../users/register-user';
 import { toRelayChannel, type RelayChannel } from './channel-cache';
 import { assertModelAllowed, recheckKey, type RelayCaller } from './key-auth';
 import { RelayError, relayErrors } from './relay-error';
 import type { RelayRuntime } from './relay-runtime';
 import { ClientAbort } from './client-abort';
+import type { JobLimits } from '../limits/job-limits';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,7 +34,9 @@ export interface RelayJob {
   readonly startedAt: number;
   readonly createdAt: number;
   readonly caller: RelayCaller;
-  readonly capability: AdapterCapability;
+  readonly endpoint: RelayEndpoint;
+  /** the API the client called, for the log */
+  readonly inboundProtocol: InboundProtocol;
   /** the model the client asked for: priced, logged and matched against abilities under this name */
   readonly model: string;
   readonly isStream: boolean;
@@ -48,6 +51,20 @@ export interface RelayJob {
   readonly abort: ClientAbort;
   /** set while tokens are counted for the settlement: tells the ledger the job is settled */
   settlementCounted: (() => void) | null;
+  /** what the request holds on its key's and user's limit counters (relay-limits.ts); null when unlimited */
+  limits: JobLimits | null;
+  /** the answer's last write, held until its settlement is committed: set by the delivery */
+  finalWrite: FinalWrite | null;
+}
+
+/**
+ * The end of an answer (a JSON body, a stream's last event) is written only once its charge is durable, so a
+ * crash can never leave a delivered answer unbilled.
+ */
+export interface FinalWrite {
+  end(): void;
+  /** the settlement could not be committed: the answer must not end as if it had been */
+  abandon(): void;
 }
 
 /** What a finished request is billed for. */
@@ -84,7 +101,7 @@ export async function startRelayJob(
   runtime: RelayRuntime,
   request: FastifyRequest,
   reply: FastifyReply,
-  target: { capability: AdapterCapability; model: string; isStream: boolean },
+  target: { endpoint: RelayEndpoint; inboundProtocol?: InboundProtocol; model: string; isStream: boolean },
 ): Promise<RelayJob> {
   const caller = requireCaller(request);
   const { model } = target;
@@ -117,7 +134,8 @@ export async function startRelayJob(
     startedAt: performance.now(),
     createdAt: nowSeconds(),
     caller,
-    capability: target.capability,
+    endpoint: target.endpoint,
+    inboundProtocol: target.inboundProtocol ?? endpointProtocols[target.endpoint],
     model,
     isStream: target.isStream,
     group,
@@ -127,10 +145,24 @@ export async function startRelayJob(
     reserved: 0,
     abort,
     settlementCounted: null,
+    limits: null,
+    finalWrite: null,
   };
 }
 
 const NONE_TRIED: ReadonlySet<number> = new Set();
+
+/** The protocol of each endpoint's OpenAI route, when the route does not say another. */
+const endpointProtocols: Readonly<Record<RelayEndpoint, InboundProtocol>> = {
+  chat: 'openai-chat',
+  completions: 'openai-completions',
+  embeddings: 'openai-embeddings',
+  moderations: 'openai-moderations',
+  images: 'openai-images',
+  audioSpeech: 'openai-audio-speech',
+  audioTranscriptions: 'openai-audio-transcriptions',
+  audioTranslations: 'openai-audio-translations',
+};
 
 function holderOf(job: RelayJob): QuotaHolder {
   return {
@@ -143,7 +175,8 @@ function holderOf(job: RelayJob): QuotaHolder {
 /** Holds `amount` on the user and the key before anything is sent upstream, or refuses the request. */
 export async function reserveForJob(job: RelayJob, amount: number): Promise<void> {
   const { context, keys } = job.runtime;
-  const shortfall = await reserveQuota(context.db, holderOf(job), amount);
+  const record = context.reservations.recordFor(job.requestId);
+  const shortfall = await reserveQuota(context.db, holderOf(job), amount, record);
   if (shortfall === null) {
     job.reserved = amount;
     return;
@@ -164,15 +197,32 @@ export async function reserveForJob(job: RelayJob, amount: number): Promise<void
 
 /**
  * The one exit of every relay request. Billed: the settlement (difference to the reservation, used quota,
- * request counts, the consumption log) goes to the ledger. Not billed (the request failed): the whole
- * reservation goes back at once.
+ * request counts, the consumption log, the reservation record deleted) goes to the ledger's next batch. Not
+ * billed (the request failed): the whole reservation goes back at once, with its record. Either way the
+ * answer's last write waits for that commit: one await of a promise the batch shares.
  */
 export async function finishRelayJob(job: RelayJob, billed: BilledUsage | null): Promise<void> {
+  // Never throws: the parallel slot is free and TPM and budget hold the settled amounts before the answer ends.
+  await job.limits?.release(billed);
+  let committed: Promise<void>;
   try {
-    await settleJob(job, billed);
+    committed = settleJob(job, billed);
   } finally {
     job.settlementCounted?.();
   }
+  try {
+    await committed;
+  } catch (error) {
+    job.finalWrite?.abandon();
+    job.runtime.log.error(
+      { err: error, requestId: job.requestId },
+      'the charge of an answer was not recorded',
+    );
+    throw relayErrors.settlementFailed();
+  } finally {
+    job.settlementCounted = null;
+  }
+  job.finalWrite?.end();
 }
 
 /**
@@ -186,17 +236,15 @@ export function createSettlementCounter(job: RelayJob): Promise<TokenCounter> {
   return createTokenCounter(job.model, options.getBoolean('ApproximateTokenEnabled'));
 }
 
-async function settleJob(job: RelayJob, billed: BilledUsage | null): Promise<void> {
+function settleJob(job: RelayJob, billed: BilledUsage | null): Promise<void> {
   const { context, ledger } = job.runtime;
-  if (!billed) {
-    await refundQuota(context.db, holderOf(job), job.reserved);
-    return;
-  }
+  if (!billed) return refundQuota(context.db, holderOf(job), job.reserved, job.requestId);
   const notes = [describePricing(job.pricing), ...billed.notes];
   const upstreamModel = job.channel.modelMapping.get(job.model);
   if (upstreamModel) notes.push(`upstream model ${upstreamModel}`);
-  ledger.record({
+  return ledger.record({
     holder: holderOf(job),
+    ...(job.reserved > 0 ? { reservationId: job.requestId } : {}),
     channelId: job.channel.id,
     reserved: job.reserved,
     cost: billed.cost,
@@ -209,10 +257,19 @@ async function settleJob(job: RelayJob, billed: BilledUsage | null): Promise<voi
           model_name: job.model,
           prompt_tokens: billed.usage.promptTokens,
           completion_tokens: billed.usage.completionTokens,
+          cache_read_tokens: billed.usage.cacheReadTokens ?? 0,
+          cache_write_tokens: billed.usage.cacheWriteTokens ?? 0,
+          reasoning_tokens: billed.usage.reasoningTokens ?? 0,
           channel_id: job.channel.id,
           elapsed_time: Math.round(performance.now() - job.startedAt),
           is_stream: job.isStream ? 1 : 0,
           request_id: job.requestId,
+          inbound_protocol: job.inboundProtocol,
+          model_ratio: job.pricing.modelRatio,
+          completion_ratio: job.pricing.completionRatio,
+          cache_read_ratio: job.pricing.cacheReadRatio,
+          cache_write_ratio: job.pricing.cacheWriteRatio,
+          group_ratio: job.pricing.groupRatio,
           content: notes.join(', '),
         }
       : null,

@@ -1,4 +1,5 @@
-import { relayErrors } from './relay-error';
+import type { FastifyRequest } from 'fastify';
+import { RelayError, relayErrors } from './relay-error';
 
 /** A JSON relay body: parsed for the relay, and the client's bytes for the pass-through fast path. */
 export interface RelayJsonBody {
@@ -25,6 +26,22 @@ export function parseRelayJson(raw: Buffer): RelayJsonBody {
     throw relayErrors.invalidRequest('The request body must be a JSON object');
   }
   return { value: value as Record<string, unknown>, raw };
+}
+
+/**
+ * The JSON routes refuse an upload before reading it: every JSON story reads the parsed object, which a
+ * multipart body does not have. The scope's parsers take multipart for the audio uploads (and everything else
+ * as JSON, for curl users who forget the header).
+ */
+export async function refuseMultipartBody(request: FastifyRequest): Promise<void> {
+  if (/^multipart\/form-data\b/i.test(request.headers['content-type'] ?? '')) {
+    throw new RelayError(
+      415,
+      'This endpoint takes a JSON body (Content-Type: application/json), not multipart/form-data',
+      'invalid_request_error',
+      'unsupported_media_type',
+    );
+  }
 }
 
 export function requireModel(body: Record<string, unknown>): string {

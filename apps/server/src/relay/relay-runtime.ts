@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import { SettlementLedger } from '../billing/settlement-ledger';
 import { sendQuotaReminder } from '../billing/quota-reminder';
 import { ChannelCache } from './channel-cache';
+import { CredentialCache } from './credential-cache';
 import { KeyCache } from './key-cache';
 import type { RelayKeyCache } from './key-auth';
 
@@ -13,6 +14,8 @@ export interface RelayRuntime {
   channels: ChannelCache;
   keys: RelayKeyCache;
   ledger: SettlementLedger;
+  /** access tokens adapters derive from channel keys (Vertex, Baidu), shared by all requests */
+  credentials: CredentialCache;
   /** keep-alive connection pools per upstream origin */
   dispatcher: Agent;
   log: FastifyBaseLogger;
@@ -36,7 +39,8 @@ export function getRelayRuntime(context: AppContext, log: FastifyBaseLogger): Re
     (crossing) => void sendQuotaReminder(context.options, crossing, log),
   );
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, connect: { timeout: 10_000 } });
-  const runtime: RelayRuntime = { context, channels, keys, ledger, dispatcher, log };
+  const credentials = new CredentialCache();
+  const runtime: RelayRuntime = { context, channels, keys, ledger, credentials, dispatcher, log };
   runtimes.set(context, runtime);
   context.closers.push(async () => {
     stopListening();

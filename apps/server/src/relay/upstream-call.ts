@@ -1,17 +1,14 @@
 import type { EventEmitter } from 'node:events';
-import type { IncomingHttpHeaders } from 'node:http';
-import type { Dispatcher } from 'undici';
-import type { UpstreamRequest } from '../providers/provider-types';
+import type { ProviderAdapter, UpstreamAnswer, UpstreamRequest } from '../providers/provider-types';
 import type { RelayRuntime } from './relay-runtime';
 
-export interface UpstreamResponse {
-  statusCode: number;
-  headers: IncomingHttpHeaders;
-  body: Dispatcher.ResponseData['body'];
-}
+/** An upstream answer: undici's body has arrayBuffer(); a transport's is a plain byte stream. */
+export type UpstreamResponse = UpstreamAnswer & {
+  body: UpstreamAnswer['body'] & { arrayBuffer?: () => Promise<ArrayBuffer> };
+};
 
 /**
- * One POST to an upstream over the shared keep-alive pools (undici's request(): a fraction of fetch's CPU).
+ * One request to an upstream over the shared keep-alive pools (undici's request(): a fraction of fetch's CPU).
  * RELAY_TIMEOUT bounds the wait for the answer's headers and every gap between body chunks; 0 = no limit.
  * Throws on connection errors and timeouts; an error status is an answer, not a throw.
  */
@@ -25,7 +22,7 @@ export async function sendUpstream(
   const response = await runtime.dispatcher.request({
     origin,
     path,
-    method: 'POST',
+    method: upstream.method ?? 'POST',
     headers: upstream.headers,
     body: upstream.body,
     signal,
@@ -33,6 +30,18 @@ export async function sendUpstream(
     bodyTimeout: timeout,
   });
   return { statusCode: response.statusCode, headers: response.headers, body: response.body };
+}
+
+/** The adapter's own transport when it has one (a WebSocket vendor), else the HTTP pools. */
+export function sendToChannel(
+  runtime: RelayRuntime,
+  adapter: ProviderAdapter,
+  upstream: UpstreamRequest,
+  signal: AbortSignal | EventEmitter,
+): Promise<UpstreamResponse> {
+  return adapter.transport
+    ? adapter.transport.send(upstream, signal)
+    : sendUpstream(runtime, upstream, signal);
 }
 
 const splitUrls = new Map<string, { origin: string; path: string }>();
@@ -51,7 +60,11 @@ function splitUrl(url: string): { origin: string; path: string } {
 }
 
 export async function readUpstreamBody(response: UpstreamResponse): Promise<Buffer> {
-  return Buffer.from(await response.body.arrayBuffer());
+  const { body } = response;
+  if (body.arrayBuffer) return Buffer.from(await body.arrayBuffer());
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+  return Buffer.concat(chunks);
 }
 
 /** Frees the connection of an answer the relay does not read. */
@@ -60,7 +73,7 @@ export function discardUpstreamBody(response: UpstreamResponse): void {
   response.body.on('error', () => undefined);
 }
 
-export function headerText(headers: IncomingHttpHeaders, name: string): string {
+export function headerText(headers: UpstreamResponse['headers'], name: string): string {
   const value = headers[name];
   return Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
 }

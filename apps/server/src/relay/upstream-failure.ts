@@ -1,4 +1,9 @@
-import type { UpstreamErrorDetails } from '../providers/provider-types';
+import type {
+  UnsupportedOptionError,
+  UpstreamErrorDetails,
+  UpstreamErrorKind,
+  UpstreamReportedError,
+} from '../canonical/translation';
 import { RelayError } from './relay-error';
 
 /** Why one attempt on one channel failed, and what the relay should do about it. */
@@ -13,8 +18,19 @@ export interface UpstreamFailure {
   code: string | null;
   /** another channel may do better: 429, 5xx, timeouts, connection errors and dead channel credentials */
   isRetriable: boolean;
-  /** the channel's key is invalid, out of money or its account deactivated */
+  /** the channel's key is refused, out of money or its account deactivated: disabled when the option says so */
   isChannelDead: boolean;
+}
+
+/** What one attempt on a channel gave: its value, or why it failed. */
+export type AttemptOutcome<T> = { ok: true; value: T } | { ok: false; failure: UpstreamFailure };
+
+/** The channel an attempt was made on, as failures name it. */
+export interface FailedChannel {
+  /** the channel type's name, e.g. "Anthropic Claude" */
+  typeName: string;
+  /** scrubbed from every message */
+  key: string;
 }
 
 /**
@@ -60,47 +76,159 @@ const DEAD_CHANNEL_MESSAGES = [
   '余额不足',
 ];
 
-/**
- * The upstream says the channel itself is unusable (invalid key, no money, deactivated account), as opposed
- * to the request being wrong. OpenAI reports an empty balance as 429 insufficient_quota, so that counts too.
- */
-export function isDeadChannelError(status: number, details: UpstreamErrorDetails): boolean {
-  if (DEAD_CHANNEL_CODES.has(details.code) || details.type === 'insufficient_quota') return true;
-  if (status !== 401 && status !== 403) return false;
-  if (status === 401) return true;
-  if (DEAD_CHANNEL_TYPES.has(details.type)) return true;
-  const message = details.message.toLowerCase();
-  return DEAD_CHANNEL_MESSAGES.some((phrase) => message.includes(phrase));
+/** The upstream refused the channel's credentials themselves: an upstream 401 or 403, whatever it says. */
+export function isCredentialRefusal(status: number, details: UpstreamErrorDetails): boolean {
+  return (
+    status === 401 || status === 403 || details.kind === 'authentication' || details.kind === 'permission'
+  );
 }
 
-/** An upstream that answered with an error status. */
+/**
+ * The upstream says the channel itself is unusable (refused credentials, no money, deactivated account), as
+ * opposed to the request being wrong. OpenAI reports an empty balance as 429 insufficient_quota, so that counts
+ * too.
+ */
+export function isDeadChannelError(status: number, details: UpstreamErrorDetails): boolean {
+  if (isCredentialRefusal(status, details) || details.kind === 'insufficient_quota') return true;
+  if (DEAD_CHANNEL_CODES.has(details.code) || details.type === 'insufficient_quota') return true;
+  if (DEAD_CHANNEL_TYPES.has(details.type)) return true;
+  const message = details.message.toLowerCase();
+  return (
+    (status === 400 || status === 402) && DEAD_CHANNEL_MESSAGES.some((phrase) => message.includes(phrase))
+  );
+}
+
+/**
+ * An upstream that answered with an error status. The client gets the upstream's status and words, except
+ * when the channel itself is refused: its own key is fine then, so it gets a 502 that names the channel type
+ * (a 401 would read as "your key is wrong" in every SDK), and the channel is marked as failing.
+ */
 export function describeUpstreamError(
   upstreamStatus: number,
   details: UpstreamErrorDetails,
-  channelKey: string,
+  channel: FailedChannel,
 ): UpstreamFailure {
   const isChannelDead = isDeadChannelError(upstreamStatus, details);
   const upstreamMessage =
-    scrubSecrets(details.message, channelKey) || `upstream answered HTTP ${upstreamStatus}`;
-  // The client's key is fine when the channel's is not: say so, instead of a 401 the SDK reads as "your key".
-  const isCredentialProblem = upstreamStatus === 401 || upstreamStatus === 403 || isChannelDead;
-  const status = isCredentialProblem
-    ? 502
-    : upstreamStatus >= 400 && upstreamStatus <= 599
-      ? upstreamStatus
-      : 502;
+    scrubSecrets(details.message, channel.key) || `the upstream answered HTTP ${upstreamStatus}`;
+  if (isChannelDead) {
+    const isRefused = isCredentialRefusal(upstreamStatus, details);
+    return {
+      upstreamStatus,
+      status: 502,
+      message: isRefused
+        ? `The ${channel.typeName} channel's credentials were refused by the upstream (HTTP ${upstreamStatus}): ` +
+          `${upstreamMessage}. An administrator must fix the channel's key; your API key is fine`
+        : `The ${channel.typeName} channel is unusable at the upstream (HTTP ${upstreamStatus}): ${upstreamMessage}`,
+      type: 'upstream_error',
+      code: isRefused ? 'channel_auth_failed' : 'channel_unavailable',
+      isRetriable: true,
+      isChannelDead,
+    };
+  }
+  const status = upstreamStatus >= 400 && upstreamStatus <= 599 ? upstreamStatus : 502;
   return {
     upstreamStatus,
     status,
-    message: isCredentialProblem
-      ? `The upstream provider refused the channel: ${upstreamMessage}`
-      : upstreamMessage,
-    type: isCredentialProblem
-      ? 'upstream_error'
-      : details.type || (status >= 500 ? 'server_error' : 'invalid_request_error'),
-    code: isCredentialProblem ? 'channel_unavailable' : details.code || null,
-    isRetriable: upstreamStatus === 429 || upstreamStatus >= 500 || isChannelDead,
-    isChannelDead,
+    message: upstreamMessage,
+    type: details.type || (status >= 500 ? 'server_error' : 'invalid_request_error'),
+    code: details.code || null,
+    isRetriable: upstreamStatus === 429 || upstreamStatus >= 500,
+    isChannelDead: false,
+  };
+}
+
+/** The HTTP status each kind of failure would have had as an error answer. 529 is "overloaded". */
+const statusOfKind: Record<UpstreamErrorKind, number> = {
+  authentication: 401,
+  permission: 403,
+  insufficient_quota: 429,
+  rate_limit: 429,
+  overloaded: 529,
+  invalid_request: 400,
+  not_found: 404,
+  context_length: 400,
+  server: 500,
+  unknown: 502,
+};
+
+/**
+ * An error the upstream reported inside a 2xx body or a stream (UpstreamReportedError), acted on like the
+ * error answer of its kind: a rate limit or overload like a 429 / 529 (retried elsewhere), refused credentials
+ * like a 401 (channel_auth_failed), a bad request like a 400 with the vendor's words.
+ */
+export function describeReportedError(error: UpstreamReportedError, channel: FailedChannel): UpstreamFailure {
+  return describeUpstreamError(statusOfKind[error.details.kind], error.details, channel);
+}
+
+/**
+ * The adapter could not build a request from the channel's stored key or settings (saved before the save-time
+ * checks). Another channel may serve the request; this one stays enabled, for an administrator to fix.
+ */
+export function describeChannelSetupFailure(detail: string, channel: FailedChannel): UpstreamFailure {
+  return {
+    upstreamStatus: 0,
+    status: 502,
+    message:
+      `The ${channel.typeName} channel's key or settings cannot be used: ${scrubSecrets(detail, channel.key)}. ` +
+      'An administrator must fix the channel; your API key is fine',
+    type: 'upstream_error',
+    code: 'channel_misconfigured',
+    isRetriable: true,
+    isChannelDead: false,
+  };
+}
+
+/** A 2xx answer that is cut or not what the vendor documents (UpstreamFormatError, broken JSON). */
+export function describeMalformedAnswer(detail: string, channel: FailedChannel): UpstreamFailure {
+  return {
+    upstreamStatus: 200,
+    status: 502,
+    message: `The ${channel.typeName} channel's upstream sent an answer this gateway cannot read: ${scrubSecrets(detail, channel.key)}`,
+    type: 'upstream_error',
+    code: 'bad_upstream_answer',
+    isRetriable: true,
+    isChannelDead: false,
+  };
+}
+
+/**
+ * The request asks for something the channel's vendor cannot do (translator.buildRequest said so before
+ * anything was sent). Another channel of the model may be able to, so it is retried; alone, it is a 400.
+ */
+export function describeUnsupportedOption(
+  error: UnsupportedOptionError,
+  channel: FailedChannel,
+): UpstreamFailure {
+  return {
+    upstreamStatus: 0,
+    status: 400,
+    message: `${error.message} (the model is served here by a channel of type ${channel.typeName})`,
+    type: 'invalid_request_error',
+    code: 'unsupported_option',
+    isRetriable: true,
+    isChannelDead: false,
+  };
+}
+
+/** The adapter could not turn the channel's key into an access token. */
+export function describeCredentialFailure(
+  error: unknown,
+  isRefused: boolean,
+  channel: FailedChannel,
+): UpstreamFailure {
+  const detail = scrubSecrets(error instanceof Error ? error.message : String(error), channel.key);
+  return {
+    upstreamStatus: 0,
+    status: 502,
+    message: isRefused
+      ? `The ${channel.typeName} channel's credentials were refused by the upstream: ${detail}. An ` +
+        "administrator must fix the channel's key; your API key is fine"
+      : `Could not get an access token for the ${channel.typeName} channel: ${detail}`,
+    type: 'upstream_error',
+    code: isRefused ? 'channel_auth_failed' : 'upstream_unreachable',
+    isRetriable: true,
+    isChannelDead: isRefused,
   };
 }
 

@@ -33,6 +33,7 @@ export function buildServerStatus(context: AppContext): ServerStatus {
     wechat_qrcode: options.get('WeChatAccountQRCodeImageURL'),
     lark_client_id: options.get('LarkClientId'),
     theme: options.get('Theme'),
+    limits_degraded: context.auth.limitCounters.isDegraded ?? false,
   };
 }
 

@@ -1,4 +1,5 @@
-import { TOKEN_KEY_LENGTH, type Token, type TokenOrder } from '@gatehouse/shared';
+import { TOKEN_KEY_LENGTH, parseModelLimits, type Token, type TokenOrder } from '@gatehouse/shared';
+import { readLimitFields } from '../limits/limit-fields';
 import type { Insertable } from 'kysely';
 import type { Db } from '../db/database';
 import type { Page } from '../db/paging';
@@ -23,6 +24,8 @@ export function toToken(row: TokenRow): Token {
     expired_time: Number(row.expired_time),
     models: row.models,
     subnet: row.subnet,
+    ...readLimitFields(row),
+    model_limits: parseModelLimits(row.model_limits),
   };
 }
 

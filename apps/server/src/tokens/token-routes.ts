@@ -1,12 +1,15 @@
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import {
-  TOKEN_ORDERS,
   TokenStatus,
   createTokenRequestSchema,
+  findBudgetRefusal,
+  keywordPageQuerySchema,
   nowSeconds,
+  statusOnlyQuerySchema,
+  tokenListQuerySchema,
   tokenStatusRequestSchema,
   updateTokenRequestSchema,
-  type TokenOrder,
 } from '@gatehouse/shared';
 import type { AppContext } from '../context';
 import { MAX_PAGE_SIZE, readPage } from '../db/paging';
@@ -19,35 +22,41 @@ import { findEnableRefusal, refreshTokenStatuses, resolveTokenStatus } from './t
 
 const NOT_FOUND = 'Key not found';
 
-interface ListQuery {
-  p?: string;
-  size?: string;
-  order?: string;
-  keyword?: string;
-}
-
 function assertValidSubnets(subnet: string): void {
   const invalid = findInvalidSubnet(subnet);
   if (invalid !== null) fail(describeInvalidSubnet(invalid));
 }
 
-/** A user's own API keys (SPEC §7). Every query filters by the owner together with the id. */
+type TokenInput = z.output<typeof createTokenRequestSchema>;
+
+/** The rate limits, budget and per-model overrides as stored ('' when there are no overrides). */
+function toLimitColumns(input: TokenInput) {
+  const refusal = findBudgetRefusal(input);
+  if (refusal) fail(refusal);
+  return {
+    rpm_limit: input.rpm_limit,
+    tpm_limit: input.tpm_limit,
+    max_parallel_requests: input.max_parallel_requests,
+    budget: input.budget,
+    budget_period: input.budget_period,
+    model_limits: Object.keys(input.model_limits).length === 0 ? '' : JSON.stringify(input.model_limits),
+  };
+}
+
+/** A user's own API keys. Every query filters by the owner together with the id. */
 export function registerTokenRoutes(app: FastifyInstance, context: AppContext): void {
   const { db } = context;
   const guards = createGuards(context);
 
-  app.get<{ Querystring: ListQuery }>('/api/token/', { preHandler: guards.user }, async (request) => {
-    const { order = '' } = request.query;
-    const safeOrder: TokenOrder = (TOKEN_ORDERS as readonly string[]).includes(order)
-      ? (order as TokenOrder)
-      : '';
-    const rows = await listTokens(db, currentUser(request).id, safeOrder, readPage(request.query));
+  app.get('/api/token/', { preHandler: guards.user }, async (request) => {
+    const query = parseWith(tokenListQuerySchema, request.query);
+    const rows = await listTokens(db, currentUser(request).id, query.order, readPage(query));
     return ok((await refreshTokenStatuses(db, rows)).map(toToken));
   });
 
-  app.get<{ Querystring: ListQuery }>('/api/token/search', { preHandler: guards.user }, async (request) => {
-    const keyword = (request.query.keyword ?? '').trim();
-    const page = readPage({ p: request.query.p, size: request.query.size ?? MAX_PAGE_SIZE });
+  app.get('/api/token/search', { preHandler: guards.user }, async (request) => {
+    const { keyword, p, size } = parseWith(keywordPageQuerySchema, request.query);
+    const page = readPage({ p, size: size ?? MAX_PAGE_SIZE });
     const rows = await searchTokens(db, currentUser(request).id, keyword, page);
     return ok((await refreshTokenStatuses(db, rows)).map(toToken));
   });
@@ -78,6 +87,7 @@ export function registerTokenRoutes(app: FastifyInstance, context: AppContext): 
       accessed_time: now,
       models: input.models,
       subnet: input.subnet,
+      ...toLimitColumns(input),
     });
     return ok(toToken(row));
   });
@@ -117,6 +127,7 @@ export function registerTokenRoutes(app: FastifyInstance, context: AppContext): 
         name: input.name,
         models: input.models,
         subnet: input.subnet,
+        ...toLimitColumns(input),
         status: resolveTokenStatus({ ...limits, status: existing.status }),
       })
       .where('id', '=', input.id)
@@ -125,21 +136,16 @@ export function registerTokenRoutes(app: FastifyInstance, context: AppContext): 
     return input.id;
   }
 
-  app.put<{ Querystring: { status_only?: string } }>(
-    '/api/token/',
-    { preHandler: guards.user },
-    async (request) => {
-      const userId = currentUser(request).id;
-      const { status_only: statusOnly } = request.query;
-      const id =
-        statusOnly !== undefined && statusOnly !== 'false'
-          ? await updateTokenStatus(userId, request.body)
-          : await updateTokenFields(userId, request.body);
-      const updated = await findOwnedToken(db, userId, id);
-      if (!updated) fail(NOT_FOUND);
-      return ok(toToken(updated));
-    },
-  );
+  app.put('/api/token/', { preHandler: guards.user }, async (request) => {
+    const userId = currentUser(request).id;
+    const { status_only: isStatusOnly } = parseWith(statusOnlyQuerySchema, request.query);
+    const id = isStatusOnly
+      ? await updateTokenStatus(userId, request.body)
+      : await updateTokenFields(userId, request.body);
+    const updated = await findOwnedToken(db, userId, id);
+    if (!updated) fail(NOT_FOUND);
+    return ok(toToken(updated));
+  });
 
   app.delete<{ Params: { id: string } }>('/api/token/:id', { preHandler: guards.user }, async (request) => {
     const result = await db

@@ -4,6 +4,8 @@ import {
   manageUserRequestSchema,
   updateUserRequestSchema,
   userListOrders,
+  userListQuerySchema,
+  userSearchQuerySchema,
   type UserListOrder,
 } from '@gatehouse/shared';
 import type { AppContext } from '../context';
@@ -18,14 +20,7 @@ import { updateUserByAdmin } from './update-user';
 import { assertCanEditUser } from './user-access';
 import { findUserById, toPublicUser } from './user-repository';
 
-interface ListQuery {
-  p?: string;
-  size?: string;
-  order?: string;
-}
-
-function readOrder(value: string | undefined): UserListOrder {
-  const order = (value ?? '').trim();
+function readOrder(order: string): UserListOrder {
   if (!(userListOrders as readonly string[]).includes(order)) {
     fail(`Unknown order "${order}"; use id, quota, used_quota or request_count`);
   }
@@ -37,19 +32,16 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
   const { db } = context;
   const { admin } = createGuards(context);
 
-  app.get<{ Querystring: ListQuery }>('/api/user/', { preHandler: admin }, async (request) => {
-    return ok(await listUsers(db, readPage(request.query), readOrder(request.query.order)));
+  app.get('/api/user/', { preHandler: admin }, async (request) => {
+    const query = parseWith(userListQuerySchema, request.query);
+    return ok(await listUsers(db, readPage(query), readOrder(query.order)));
   });
 
-  app.get<{ Querystring: { keyword?: string } }>(
-    '/api/user/search',
-    { preHandler: admin },
-    async (request) => {
-      const keyword = (request.query.keyword ?? '').trim();
-      if (keyword === '') return ok(await listUsers(db, readPage({}), ''));
-      return ok(await searchUsers(db, keyword));
-    },
-  );
+  app.get('/api/user/search', { preHandler: admin }, async (request) => {
+    const { keyword } = parseWith(userSearchQuerySchema, request.query);
+    if (keyword === '') return ok(await listUsers(db, readPage({}), ''));
+    return ok(await searchUsers(db, keyword));
+  });
 
   // Only digits, so a mistyped /api/user/<word> is a 404 rather than "invalid id".
   app.get<{ Params: { id: string } }>('/api/user/:id(^\\d+$)', { preHandler: admin }, async (request) => {
@@ -70,7 +62,7 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
     const actor = currentUser(request);
     const user = await updateUserByAdmin(context, actor, input);
     // Root changing its own password keeps this session (the new version ended all the others).
-    if (user.id === actor.id && input.password) startSession(reply, request, user);
+    if (user.id === actor.id && input.password) await startSession(context, request, reply, user);
     return ok(toPublicUser(user), 'User info updated successfully!');
   });
 

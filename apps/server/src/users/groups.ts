@@ -1,7 +1,7 @@
 import { DEFAULT_GROUP } from '@gatehouse/shared';
 import type { AppContext } from '../context';
 
-/** The group names of a comma list; an empty list means 'default' (SPEC §3). */
+/** The group names of a comma list; an empty list means 'default'. */
 export function splitGroups(groups: string): string[] {
   const names = groups
     .split(',')

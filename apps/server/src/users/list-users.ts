@@ -1,4 +1,4 @@
-import type { User, UserListOrder } from '@gatehouse/shared';
+import { MAX_ROW_ID, type User, type UserListOrder } from '@gatehouse/shared';
 import type { Db } from '../db/database';
 import { containsText, MAX_PAGE_SIZE, type Page } from '../db/paging';
 import { toPublicUser } from './user-repository';
@@ -26,13 +26,14 @@ export async function listUsers(db: Db, page: Page, order: UserListOrder): Promi
 
 /** Users whose id equals the keyword, or whose username, display name or e-mail contains it. */
 export async function searchUsers(db: Db, keyword: string): Promise<User[]> {
-  const id = /^\d+$/.test(keyword) ? Number(keyword) : null;
+  // A number no row can have as id is searched as text only (PostgreSQL and MySQL refuse it as an id).
+  const id = /^\d+$/.test(keyword) && Number(keyword) <= MAX_ROW_ID ? Number(keyword) : null;
   const rows = await db
     .selectFrom('users')
     .selectAll()
     .where((where) =>
       where.or([
-        ...(id !== null && Number.isSafeInteger(id) ? [where('id', '=', id)] : []),
+        ...(id !== null ? [where('id', '=', id)] : []),
         containsText('username', keyword),
         containsText('display_name', keyword),
         containsText('email', keyword),

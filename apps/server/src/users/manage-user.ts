@@ -24,10 +24,17 @@ function planAction(actor: UserRow, target: UserRow, action: ManageUserAction): 
     case 'promote':
       if (!isRootRole(actor.role)) fail('Only the super admin can promote users to admin');
       if (target.role >= Role.admin) fail('This user is already an admin');
-      return { update: { role: Role.admin }, description: 'promoted the user to admin' };
+      // A new role starts with a new sign-in: every session of the user ends (a new session version).
+      return {
+        update: { role: Role.admin, session_version: target.session_version + 1 },
+        description: 'promoted the user to admin',
+      };
     case 'demote':
       if (target.role < Role.admin) fail('This user is already a normal user');
-      return { update: { role: Role.common }, description: 'demoted the user to normal user' };
+      return {
+        update: { role: Role.common, session_version: target.session_version + 1 },
+        description: 'demoted the user to normal user',
+      };
     case 'disable':
       // A new session version and no access token: every session and script of the user stops at once.
       return {

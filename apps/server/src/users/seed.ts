@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Role, TokenStatus, UserStatus } from '@gatehouse/shared';
-import type { AppContext } from '../context';
-import { hashPassword } from '../auth/password';
+import type { Config } from '../config/config';
+import type { Db } from '../db/database';
+import { hashPassword, verifyPassword } from '../auth/password';
 import { findUserByUsername, insertUser } from './user-repository';
 
 export const ROOT_USERNAME = 'root';
@@ -9,10 +10,14 @@ export const DEFAULT_ROOT_PASSWORD = '123456';
 const ROOT_QUOTA = 500_000_000_000;
 
 /**
- * First start on an empty database creates root / 123456 (DESIGN.md). INITIAL_ROOT_TOKEN and
- * INITIAL_ROOT_ACCESS_TOKEN are applied whenever root lacks them, so they also work on an existing database.
+ * First start on an empty database creates root / 123456 (the README's quick start), whose password the
+ * console asks to change at first sign-in. INITIAL_ROOT_TOKEN and INITIAL_ROOT_ACCESS_TOKEN are applied
+ * whenever root lacks them, so they also work on an existing database.
  */
-export async function seedDatabase(context: AppContext, logger?: FastifyBaseLogger): Promise<void> {
+export async function seedDatabase(
+  context: { db: Db; config: Config },
+  logger?: FastifyBaseLogger,
+): Promise<void> {
   const { db, config } = context;
   const anyUser = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (!anyUser) {
@@ -55,4 +60,13 @@ export async function seedDatabase(context: AppContext, logger?: FastifyBaseLogg
         .execute();
     }
   }
+}
+
+/**
+ * Root can still sign in with 123456: true after a first start until someone changes it (also when the server
+ * was stopped before anyone did), so the start banner keeps saying how to get in.
+ */
+export async function hasDefaultRootPassword(db: Db): Promise<boolean> {
+  const root = await findUserByUsername(db, ROOT_USERNAME);
+  return root !== undefined && (await verifyPassword(DEFAULT_ROOT_PASSWORD, root.password));
 }

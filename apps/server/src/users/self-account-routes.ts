@@ -43,7 +43,7 @@ export function registerSelfAccountRoutes(app: FastifyInstance, context: AppCont
   const { db } = context;
   const { user: signedIn } = createGuards(context);
 
-  app.get('/api/user/aff', { preHandler: signedIn }, async (request) => {
+  app.get('/api/user/aff', { preHandler: signedIn, config: { changesState: true } }, async (request) => {
     return ok(await getAffCode(db, currentUser(request)));
   });
 
@@ -56,7 +56,7 @@ export function registerSelfAccountRoutes(app: FastifyInstance, context: AppCont
     if (isRootRole(user.role)) fail('The super admin cannot delete its own account');
     await deleteUserAccount(db, user.id);
     context.events.emit('userChanged', user.id);
-    endSession(reply);
+    await endSession(context, request, reply);
     return ok(undefined, 'Account deleted!');
   });
 }

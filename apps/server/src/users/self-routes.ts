@@ -32,11 +32,11 @@ export function registerSelfRoutes(app: FastifyInstance, context: AppContext): v
       await db.updateTable('users').set(update).where('id', '=', user.id).execute();
     }
     const updated = await findUserById(db, user.id);
-    if (updated && input.password) startSession(reply, request, updated);
+    if (updated && input.password) await startSession(context, request, reply, updated);
     return ok(updated ? toPublicUser(updated) : undefined, 'User info updated successfully!');
   });
 
-  app.get('/api/user/token', { preHandler: guards.user }, async (request) => {
+  app.get('/api/user/token', { preHandler: guards.user, config: { changesState: true } }, async (request) => {
     const user = currentUser(request);
     const accessToken = createAccessToken();
     await db.updateTable('users').set({ access_token: accessToken }).where('id', '=', user.id).execute();

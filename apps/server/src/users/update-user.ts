@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { updateUserRequestSchema } from '@gatehouse/shared';
+import { findBudgetRefusal, type LimitFields, type updateUserRequestSchema } from '@gatehouse/shared';
+import { readLimitFields } from '../limits/limit-fields';
 import type { AppContext } from '../context';
 import type { UserRow, UserUpdate } from '../db/schema';
 import { hashPassword } from '../auth/password';
@@ -11,8 +12,17 @@ import { findUserById } from './user-repository';
 
 export type UpdateUserInput = z.output<typeof updateUserRequestSchema>;
 
+const LIMIT_FIELDS = ['rpm_limit', 'tpm_limit', 'max_parallel_requests', 'budget', 'budget_period'] as const;
+
+function definedLimits(input: UpdateUserInput): Partial<LimitFields> {
+  return Object.fromEntries(
+    LIMIT_FIELDS.filter((field) => input[field] !== undefined).map((field) => [field, input[field]]),
+  );
+}
+
 /**
- * The admin edit of a user: display name, password (blank keeps it), quota and group. A new password ends the
+ * The admin edit of a user: display name, password (blank keeps it), quota, group and limits (rate limits,
+ * budget). A new password ends the
  * user's sessions; a quota change is written to the user's management log.
  */
 export async function updateUserByAdmin(
@@ -34,6 +44,12 @@ export async function updateUserByAdmin(
   const oldQuota = Number(target.quota);
   if (input.quota !== undefined && input.quota !== oldQuota) update.quota = input.quota;
   if (input.group !== undefined && input.group !== target.group) update.group = input.group;
+  const limits = { ...readLimitFields(target), ...definedLimits(input) };
+  const refusal = findBudgetRefusal(limits);
+  if (refusal) fail(refusal);
+  for (const field of LIMIT_FIELDS) {
+    if (limits[field] !== readLimitFields(target)[field]) Object.assign(update, { [field]: limits[field] });
+  }
 
   if (Object.keys(update).length > 0) {
     await db.updateTable('users').set(update).where('id', '=', target.id).execute();

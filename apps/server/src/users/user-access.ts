@@ -5,7 +5,7 @@ import { fail } from '../http/envelope';
 type Actor = Pick<UserRow, 'id' | 'role'>;
 type Target = Pick<UserRow, 'id' | 'role'>;
 
-/** An admin acts only on users of a lower role than its own (SPEC §6, issue 3). */
+/** An admin acts only on users of a lower role than its own (issue 3). */
 export function canManageUser(actor: Actor, target: Target): boolean {
   return actor.role > target.role;
 }

@@ -2,6 +2,7 @@ import type { User } from '@gatehouse/shared';
 import type { Db } from '../db/database';
 import type { NewUserRow, UserRow } from '../db/schema';
 import { randomText } from '../auth/password';
+import { readLimitFields } from '../limits/limit-fields';
 
 /** The user as the API answers it: never the password hash or the access token. */
 export function toPublicUser(row: UserRow): User {
@@ -22,6 +23,7 @@ export function toPublicUser(row: UserRow): User {
     aff_code: row.aff_code,
     inviter_id: row.inviter_id,
     created_at: Number(row.created_at),
+    ...readLimitFields(row),
   };
 }
 

@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 
-const API_PREFIXES = ['/api/', '/v1/', '/dashboard/'];
+const API_PREFIXES = ['/api/', '/v1/', '/v1beta/', '/dashboard/'];
 
 /**
  * Serves the built console: hashed assets cached for a year, index.html never cached, and every

@@ -15,6 +15,8 @@ export interface ReceivedRequest {
 export interface UpstreamUsage {
   prompt: number;
   completion: number;
+  /** prompt tokens read from the prompt cache (prompt_tokens_details.cached_tokens) */
+  cached?: number;
 }
 
 /** How the upstream answers. Every field is optional: the default is a well-behaved OpenAI. */
@@ -39,6 +41,8 @@ export interface UpstreamBehaviour {
   ignoreStream?: boolean;
   /** streams: 'asked' = usage chunk only with stream_options.include_usage (OpenAI); 'never'; 'always' */
   streamUsage?: 'asked' | 'never' | 'always';
+  /** answer exactly this instead (a cut or malformed answer): status 200 and JSON unless said otherwise */
+  raw?: { status?: number; contentType?: string; body: string };
 }
 
 export interface OpenAIUpstream {
@@ -72,6 +76,7 @@ function usageOf(behaviour: UpstreamBehaviour) {
     prompt_tokens: usage.prompt,
     completion_tokens: usage.completion,
     total_tokens: usage.prompt + usage.completion,
+    ...(usage.cached ? { prompt_tokens_details: { cached_tokens: usage.cached } } : {}),
   };
 }
 
@@ -182,6 +187,11 @@ async function answer(
   if (behaviour.delayMs) await sleep(behaviour.delayMs);
   if (behaviour.disconnect) {
     request.socket.destroy();
+    return;
+  }
+  if (behaviour.raw) {
+    const { status = 200, contentType = 'application/json', body } = behaviour.raw;
+    send(response, status, body, contentType);
     return;
   }
   if (behaviour.error) {

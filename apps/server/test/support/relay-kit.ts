@@ -6,6 +6,7 @@ import { findRelayRuntime } from '../../src/relay/relay-runtime';
 import { hashPassword } from '../../src/auth/password';
 import { insertUser } from '../../src/users/user-repository';
 import type { UserRow } from '../../src/db/schema';
+import type { BuildAppOptions } from '../../src/app';
 import { createTestApp, type TestApp } from '../test-app';
 import type { OpenAIUpstream } from './openai-upstream';
 
@@ -53,8 +54,11 @@ export interface RelayKit {
 
 let counter = 0;
 
-export async function startRelayKit(env: Record<string, string> = {}): Promise<RelayKit> {
-  const test = await createTestApp(env);
+export async function startRelayKit(
+  env: Record<string, string> = {},
+  appOptions: BuildAppOptions = {},
+): Promise<RelayKit> {
+  const test = await createTestApp(env, appOptions);
   await test.app.listen({ port: 0, host: '127.0.0.1' });
   const gatewayUrl = `http://127.0.0.1:${(test.app.server.address() as AddressInfo).port}`;
   const { db } = test.context;

@@ -17,7 +17,7 @@ function renderToasts() {
 
 const respondWith = (response: () => Response) => mockApi({ 'GET /api/thing': () => response() });
 
-describe('API client error catalogue (SPEC §8)', () => {
+describe('API client error catalogue', () => {
   beforeEach(() => {
     renderToasts();
     vi.spyOn(console, 'error').mockImplementation(() => {});

@@ -3,7 +3,7 @@ import i18n from '../i18n/i18n';
 import { expireStoredUser } from './session';
 import { showError, showInfo } from './toast';
 
-/** Where a 401 sends the visitor (SPEC §2, §8); the login page shows the expired notice for it. */
+/** Where a 401 sends the visitor ; the login page shows the expired notice for it. */
 export const LOGIN_EXPIRED_PATH = '/login?expired=true';
 
 export type QueryParams = Record<string, string | number | boolean | null | undefined>;
@@ -31,7 +31,7 @@ export class ApiError extends Error {
     readonly kind: ApiErrorKind,
     /** The server's message, or the browser's for network errors. */
     message: string,
-    /** The text of SPEC §8's error catalogue for this error: what the toast shows. */
+    /** The text of the console's error catalogue for this error: what the toast shows. */
     readonly userMessage: string,
     /** HTTP status; null when no answer arrived. */
     readonly status: number | null,
@@ -48,7 +48,7 @@ export function setApiNavigator(navigator: (path: string) => void): void {
   navigate = navigator;
 }
 
-/** Shows the toast SPEC §8 prescribes for an error; for callers that passed `quiet` and then decided not to handle it. */
+/** Shows the error catalogue's toast for an error; for callers that passed `quiet` and then decided not to handle it. */
 export function showApiError(error: unknown): void {
   if (!(error instanceof ApiError)) {
     showError(

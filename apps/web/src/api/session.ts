@@ -3,7 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { User } from '@gatehouse/shared';
 import { StorageKey } from './storage';
 
-// The stored login result (SPEC §3 `user`) is the console's whole notion of "logged in": the guard, the
+// The stored login result (`user`) is the console's whole notion of "logged in": the guard, the
 // menu and the header read it through this store so they re-render together when it changes.
 const listeners = new Set<() => void>();
 let snapshot: { raw: string | null; user: User | null } = { raw: null, user: null };

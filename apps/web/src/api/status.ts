@@ -5,7 +5,7 @@ import { api } from './client';
 import { readStoredJson, StorageKey, writeStoredJson } from './storage';
 import { showError } from './toast';
 
-/** SPEC §3: branding and display settings are kept in the browser so the next visit paints at once. */
+/** Branding and display settings are kept in the browser so the next visit paints at once. */
 export function storeStatus(status: ServerStatus): void {
   writeStoredJson(StorageKey.status, status);
   localStorage.setItem(StorageKey.systemName, status.system_name ?? '');

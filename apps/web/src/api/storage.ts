@@ -1,4 +1,4 @@
-/** The browser storage keys of SPEC §3; other code never spells a key itself. */
+/** The browser storage keys the console uses; other code never spells a key itself. */
 export const StorageKey = {
   user: 'user',
   status: 'status',

@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 
 type ToastKind = 'success' | 'info' | 'error' | 'warning' | 'notice';
 
-/** SPEC §9 auto-close times in milliseconds. */
+/** Auto-close times in milliseconds. */
 export const toastDurations: Record<ToastKind, number> = {
   success: 1500,
   info: 3000,

@@ -3,7 +3,7 @@ import { Navigate, useLocation } from 'react-router';
 import { LOGIN_EXPIRED_PATH } from '../api/client';
 import { hasSessionExpired, useStoredUser } from '../api/session';
 
-/** SPEC §2 guard: a stored user, else the login page, which sends the visitor back here afterwards. */
+/** Guard: a stored user, else the login page, which sends the visitor back here afterwards. */
 export function RequireLogin({ children }: { children: ReactNode }) {
   const user = useStoredUser();
   const location = useLocation();

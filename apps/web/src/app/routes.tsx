@@ -10,12 +10,12 @@ interface AppRoute {
   path: string;
   /** A page module's default export, loaded on first visit. */
   page: LazyExoticComponent<ComponentType>;
-  /** SPEC §2 guard: only visitors with a stored user; others are sent to /login and back. */
+  /** Guard: only visitors with a stored user; others are sent to /login and back. */
   requiresLogin?: boolean;
 }
 
 /**
- * The console's routes (SPEC §2). Add a page with one line; a path that is not listed shows the not-found page.
+ * The console's routes. Add a page with one line; a path that is not listed shows the not-found page.
  */
 export const appRoutes: AppRoute[] = [
   { path: '/', page: lazy(() => import('../features/home/home-page')) },
@@ -75,7 +75,13 @@ export const appRoutes: AppRoute[] = [
     requiresLogin: true,
   },
   { path: '/topup', page: lazy(() => import('../features/topup/topup-page')), requiresLogin: true },
+  { path: '/pricing', page: lazy(() => import('../features/pricing/pricing-page')), requiresLogin: true },
   { path: '/log', page: lazy(() => import('../features/logs/logs-page')), requiresLogin: true },
+  {
+    path: '/api-reference',
+    page: lazy(() => import('../features/api-reference/api-reference-page')),
+    requiresLogin: true,
+  },
 ];
 
 function toRouteObject({ path, page: Page, requiresLogin }: AppRoute): RouteObject {

@@ -1,7 +1,7 @@
 import { Center, Group, Loader, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-/** The placeholder of SPEC §2 shown while a page's code or data loads: 'loading {page} ...'. */
+/** The placeholder shown while a page's code or data loads: 'loading {page} ...'. */
 export function PageLoader({ page }: { page?: string }) {
   const { t } = useTranslation();
   return (

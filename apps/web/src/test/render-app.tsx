@@ -43,6 +43,7 @@ export const testStatus = (overrides: Partial<ServerStatus> = {}): ServerStatus 
   wechat_qrcode: '',
   lark_client_id: '',
   theme: 'default',
+  limits_degraded: false,
   ...overrides,
 });
 
@@ -63,5 +64,10 @@ export const testUser = (overrides: Partial<User> = {}): User => ({
   aff_code: 'abcd',
   inviter_id: 0,
   created_at: 0,
+  rpm_limit: 0,
+  tpm_limit: 0,
+  max_parallel_requests: 0,
+  budget: 0,
+  budget_period: '',
   ...overrides,
 });

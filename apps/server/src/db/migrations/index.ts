@@ -1,5 +1,10 @@
 import type { Migration } from 'kysely';
 import * as initial from './0001-initial';
+import * as storedResponses from './0002-stored-responses';
+import * as itemisedLogBilling from './0003-itemised-log-billing';
+import * as quotaReservations from './0004-quota-reservations';
+import * as keyUserLimits from './0005-key-user-limits';
+import * as sessions from './0006-sessions';
 
 /**
  * Every migration, in order. Names are the version; never rename or edit one that has shipped —
@@ -7,4 +12,9 @@ import * as initial from './0001-initial';
  */
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-stored-responses': storedResponses,
+  '0003-itemised-log-billing': itemisedLogBilling,
+  '0004-quota-reservations': quotaReservations,
+  '0005-key-user-limits': keyUserLimits,
+  '0006-sessions': sessions,
 };

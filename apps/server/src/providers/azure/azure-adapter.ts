@@ -2,7 +2,7 @@ import { DEFAULT_AZURE_API_VERSION } from '@gatehouse/shared';
 import type { ChannelCredentials } from '../provider-types';
 import { createOpenAICompatibleAdapter } from '../openai-compatible/openai-compatible-adapter';
 
-/** The channel's `other` holds the API version (SPEC §5); blank means the console's default. */
+/** The channel's `other` holds the API version; blank means the console's default. */
 export function azureApiVersion(channel: ChannelCredentials): string {
   return channel.other.trim() || DEFAULT_AZURE_API_VERSION;
 }

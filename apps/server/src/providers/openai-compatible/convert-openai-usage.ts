@@ -4,12 +4,20 @@ function count(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : null;
 }
 
+function detail(details: unknown, name: string): number | null {
+  if (typeof details !== 'object' || details === null) return null;
+  const value = count((details as Record<string, unknown>)[name]);
+  return value === null || value === 0 ? null : value;
+}
+
 /**
  * The `usage` object of an OpenAI-format answer as billed tokens, or null when it carries no counts.
  * Chat and completions say prompt_tokens / completion_tokens; embeddings only prompt_tokens and total_tokens;
  * gpt-image-1 and gpt-4o-transcribe say input_tokens / output_tokens
  * (https://platform.openai.com/docs/api-reference/images/object). Whisper's `{type: "duration"}` has no
- * tokens and answers null, so the transcript is counted instead.
+ * tokens and answers null, so the transcript is counted instead. Cached input and reasoning tokens come from
+ * the details objects (https://platform.openai.com/docs/api-reference/chat/object#chat/object-usage); a zero
+ * count is left out.
  */
 export function convertOpenAIUsage(usage: unknown): TokenUsage | null {
   if (typeof usage !== 'object' || usage === null) return null;
@@ -22,5 +30,12 @@ export function convertOpenAIUsage(usage: unknown): TokenUsage | null {
   }
   const promptTokens = prompt ?? Math.max(0, (total ?? 0) - (completion ?? 0));
   const completionTokens = completion ?? Math.max(0, (total ?? promptTokens) - promptTokens);
-  return { promptTokens, completionTokens };
+  const converted: TokenUsage = { promptTokens, completionTokens };
+  const cacheRead = detail(fields.prompt_tokens_details, 'cached_tokens');
+  const cacheWrite = detail(fields.prompt_tokens_details, 'cache_creation_tokens');
+  const reasoning = detail(fields.completion_tokens_details, 'reasoning_tokens');
+  if (cacheRead !== null) converted.cacheReadTokens = cacheRead;
+  if (cacheWrite !== null) converted.cacheWriteTokens = cacheWrite;
+  if (reasoning !== null) converted.reasoningTokens = reasoning;
+  return converted;
 }

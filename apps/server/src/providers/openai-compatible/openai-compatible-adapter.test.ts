@@ -2,39 +2,43 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SseEventSplitter } from '../../relay/sse-event-splitter';
 import { describeUpstreamError } from '../../relay/upstream-failure';
-import type { ChannelCredentials } from '../provider-types';
+import type { ChannelCredentials, SseEvent } from '../provider-types';
 import { convertOpenAIUsage } from './convert-openai-usage';
 import { createOpenAICompatibleAdapter, prefixedLayout } from './openai-compatible-adapter';
 import { findUsageObject } from './read-openai-response';
 
 const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url));
 const adapter = createOpenAICompatibleAdapter(prefixedLayout('openai', '/v1'));
-const channel: ChannelCredentials = { baseUrl: 'https://api.example.com', key: 'sk-channel', other: '' };
+const channel: ChannelCredentials = {
+  baseUrl: 'https://api.example.com',
+  key: 'sk-channel',
+  other: '',
+  config: {},
+};
 
 /** Replays a recorded stream cut into pieces of `size` bytes, as the network may deliver it. */
 function replayStream(name: string, size: number, clientWantsUsage: boolean) {
   const bytes = fixture(name);
   const splitter = new SseEventSplitter();
-  const reader = adapter.chat.createStreamReader({ clientWantsUsage });
+  const reader = adapter.passThrough.createStreamReader({ clientWantsUsage });
   const forwarded: string[] = [];
-  let isDone = false;
-  const read = (payloads: string[]) => {
-    for (const data of payloads) {
-      const result = reader.readEvent(data);
-      forwarded.push(...result.chunks);
-      isDone ||= result.isDone;
+  let sawDone = false;
+  const read = (events: SseEvent[]) => {
+    for (const event of events) {
+      sawDone ||= event.data === '[DONE]';
+      forwarded.push(...reader.readEvent(event).map((kept) => kept.data));
     }
   };
   for (let offset = 0; offset < bytes.length; offset += size)
-    read(splitter.push(bytes.subarray(offset, offset + size)));
-  read(splitter.end());
-  return { forwarded, isDone, ...reader.finish() };
+    read(splitter.pushEvents(bytes.subarray(offset, offset + size)));
+  read(splitter.endEvents());
+  return { forwarded, sawDone, ...reader.finish() };
 }
 
 describe('OpenAI-format answers', () => {
   it('reads the usage of a chat completion and forwards the bytes untouched', () => {
     const body = fixture('chat-completion-with-usage.json');
-    const read = adapter.chat.readResponse(body);
+    const read = adapter.passThrough.readResponse(body);
     expect(read.body).toBe(body);
     expect(read.usage).toEqual({ promptTokens: 19, completionTokens: 10 });
   });
@@ -50,7 +54,7 @@ describe('OpenAI-format answers', () => {
   });
 
   it('has the tool call as text to count when the answer has no usage', () => {
-    const read = adapter.chat.readResponse(fixture('chat-completion-tool-calls-without-usage.json'));
+    const read = adapter.passThrough.readResponse(fixture('chat-completion-tool-calls-without-usage.json'));
     expect(read.usage).toBeNull();
     expect(read.completionText).toBe('get_current_weather{\n"location": "Boston, MA"\n}');
   });
@@ -84,7 +88,8 @@ describe('OpenAI-format streams', () => {
     (size) => {
       const replay = replayStream('chat-stream-with-usage.sse', size, false);
       expect(replay.usage).toEqual({ promptTokens: 9, completionTokens: 2 });
-      expect(replay.isDone).toBe(true);
+      expect(replay.sawDone).toBe(true);
+      expect(replay.forwarded).not.toContain('[DONE]');
       expect(replay.forwarded).toHaveLength(4);
       expect(replay.forwarded.some((chunk) => chunk.includes('"choices":[]'))).toBe(false);
       expect(replay.forwarded.join('')).toContain(' wörld');
@@ -111,7 +116,7 @@ describe('OpenAI-format streams', () => {
 
   it('keeps a usage that arrives on a chunk with choices (DeepSeek) and forwards that chunk', () => {
     const replay = replayStream('chat-stream-reasoning-usage-on-last-choice.sse', 40, false);
-    expect(replay.usage).toEqual({ promptTokens: 13, completionTokens: 35 });
+    expect(replay.usage).toEqual({ promptTokens: 13, completionTokens: 35, reasoningTokens: 30 });
     expect(replay.forwarded).toHaveLength(4);
   });
 });
@@ -121,13 +126,14 @@ describe('requests', () => {
   const body = JSON.parse(raw.toString()) as Record<string, unknown>;
 
   it('forwards the client bytes when nothing changes', () => {
-    const request = adapter.chat.buildRequest({
+    const request = adapter.passThrough.buildRequest({
       channel,
       body,
       rawBody: raw,
       upstreamModel: 'gpt-4o',
       isModelMapped: false,
       isStream: false,
+      clientHeaders: {},
     });
     expect(request).toEqual({
       url: 'https://api.example.com/v1/chat/completions',
@@ -137,13 +143,14 @@ describe('requests', () => {
   });
 
   it('rewrites the model and asks for stream usage, keeping the other fields', () => {
-    const request = adapter.chat.buildRequest({
+    const request = adapter.passThrough.buildRequest({
       channel,
       body: { ...body, stream: true, stream_options: { include_obfuscation: false } },
       rawBody: raw,
       upstreamModel: 'gpt-4o-2024-08-06',
       isModelMapped: true,
       isStream: true,
+      clientHeaders: {},
     });
     expect(JSON.parse(String(request.body))).toEqual({
       ...body,
@@ -170,7 +177,10 @@ describe('errors', () => {
     ],
     ['error-html-bad-gateway.txt', 502, { isChannelDead: false, isRetriable: true, status: 502 }],
   ])('%s (HTTP %i)', (name, status, expected) => {
-    const failure = describeUpstreamError(status, adapter.readError(fixture(name)), 'sk-channel');
+    const failure = describeUpstreamError(status, adapter.readError(fixture(name), status), {
+      typeName: 'OpenAI',
+      key: 'sk-channel',
+    });
     expect(failure).toMatchObject(expected);
     expect(failure.message).not.toContain('sk-proj-*');
   });

@@ -1,14 +1,19 @@
+import type { ChatTranslator } from '../../canonical/translation';
 import type {
   ChannelCredentials,
-  ChatCapability,
-  ChatRequestInput,
   JsonCapability,
   JsonRequestInput,
   MultipartCapability,
   MultipartRequestInput,
+  PassThroughCapability,
+  PassThroughRequestInput,
   ProviderAdapter,
   UpstreamRequest,
 } from '../provider-types';
+import { readOpenAIChatAnswer } from './convert-openai-response';
+import { convertToOpenAIRequest } from './convert-to-openai-request';
+import { openAIAnswerAsEvents } from './openai-answer-as-events';
+import { createOpenAIChatStreamDecoder } from './openai-chat-stream-decoder';
 import { createOpenAIStreamReader } from './openai-stream-reader';
 import { readOpenAIError, readOpenAIResponse, readOpenAITranscript } from './read-openai-response';
 
@@ -26,6 +31,9 @@ export const openAIPaths = {
 
 export type OpenAIPath = (typeof openAIPaths)[keyof typeof openAIPaths];
 
+/** The endpoints beyond chat that a vendor's OpenAI-compatible API may offer. */
+export type OpenAIEndpoint = Exclude<keyof typeof openAIPaths, 'chat'>;
+
 /** Where a vendor's OpenAI-compatible API lives and how it takes the key: the only things vendors vary. */
 export interface OpenAICompatibleLayout {
   wireFormat: string;
@@ -34,7 +42,7 @@ export interface OpenAICompatibleLayout {
   /** whether the upstream accepts `stream_options.include_usage` */
   supportsStreamUsage(channel: ChannelCredentials): boolean;
   /** vendors without an endpoint leave it out, and the relay answers that the channel cannot serve it */
-  omit?: ReadonlyArray<keyof typeof openAIPaths>;
+  omit?: readonly OpenAIEndpoint[];
 }
 
 /** The common case: `{base}{prefix}/chat/completions` with a bearer key. */
@@ -60,7 +68,31 @@ function buildJsonBody(input: JsonRequestInput, changes: Record<string, unknown>
   return JSON.stringify({ ...input.body, model: input.upstreamModel, ...changes });
 }
 
-export function createOpenAICompatibleAdapter(layout: OpenAICompatibleLayout): ProviderAdapter {
+/** OpenAI's chat translated from and to the canonical types, for clients of every other protocol. */
+function createOpenAIChatTranslator(layout: OpenAICompatibleLayout): ChatTranslator {
+  return {
+    buildRequest(input) {
+      const body = convertToOpenAIRequest(input.request, {
+        upstreamModel: input.upstreamModel,
+        isStream: input.isStream,
+        askStreamUsage: layout.supportsStreamUsage(input.channel),
+        vendor: layout.wireFormat,
+      });
+      return {
+        url: layout.buildUrl(input.channel, openAIPaths.chat, input.upstreamModel),
+        headers: { ...layout.buildHeaders(input.channel), 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      };
+    },
+    readResponse: readOpenAIChatAnswer,
+    createStreamDecoder: createOpenAIChatStreamDecoder,
+  };
+}
+
+/** An OpenAI-compatible adapter always has the pass-through lane: its clients are OpenAI's. */
+export type OpenAICompatibleAdapter = ProviderAdapter & { readonly passThrough: PassThroughCapability };
+
+export function createOpenAICompatibleAdapter(layout: OpenAICompatibleLayout): OpenAICompatibleAdapter {
   const omitted = new Set(layout.omit ?? []);
 
   function jsonRequest(
@@ -75,9 +107,9 @@ export function createOpenAICompatibleAdapter(layout: OpenAICompatibleLayout): P
     };
   }
 
-  function textCapability(path: OpenAIPath): ChatCapability {
+  function passThrough(path: OpenAIPath): PassThroughCapability {
     return {
-      buildRequest(input: ChatRequestInput) {
+      buildRequest(input: PassThroughRequestInput) {
         // Usage in the stream saves counting tokens locally; the extra chunk is removed for clients that
         // did not ask for it (https://platform.openai.com/docs/api-reference/chat/create#stream_options).
         const askUsage =
@@ -94,6 +126,7 @@ export function createOpenAICompatibleAdapter(layout: OpenAICompatibleLayout): P
       },
       readResponse: readOpenAIResponse,
       createStreamReader: createOpenAIStreamReader,
+      answerAsEvents: openAIAnswerAsEvents,
     };
   }
 
@@ -112,13 +145,15 @@ export function createOpenAICompatibleAdapter(layout: OpenAICompatibleLayout): P
     };
   }
 
-  const when = <T>(name: keyof typeof openAIPaths, capability: () => T): T | undefined =>
+  const when = <T>(name: OpenAIEndpoint, capability: () => T): T | undefined =>
     omitted.has(name) ? undefined : capability();
 
   return {
     wireFormat: layout.wireFormat,
-    chat: textCapability(openAIPaths.chat),
-    completions: when('completions', () => textCapability(openAIPaths.completions)),
+    protocol: 'openai-chat',
+    passThrough: passThrough(openAIPaths.chat),
+    translator: createOpenAIChatTranslator(layout),
+    completions: when('completions', () => passThrough(openAIPaths.completions)),
     embeddings: when('embeddings', () => jsonCapability(openAIPaths.embeddings)),
     moderations: when('moderations', () => jsonCapability(openAIPaths.moderations)),
     images: when('images', () => jsonCapability(openAIPaths.images)),

@@ -6,12 +6,12 @@ import { isActiveItem } from './nav-items';
 import { useNavItems } from './use-nav-items';
 import classes from './desktop-nav.module.css';
 
-/** The top menu from 769 px; below 1200 px the labels give way to icons so the full admin menu fits. */
+/** The top menu from 769 px; below 1408 px the labels give way to icons so the full admin menu fits. */
 export function DesktopNav() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const items = useNavItems();
-  const showsLabels = useMediaQuery(`(min-width: ${em(1200)})`);
+  const showsLabels = useMediaQuery(`(min-width: ${em(1408)})`);
   return (
     <Group component="nav" aria-label={t('nav.mainNavigation')} gap={2} wrap="nowrap" visibleFrom="sm">
       {items.map((item) => {
@@ -28,7 +28,7 @@ export function DesktopNav() {
               aria-label={t(label)}
             >
               <Icon size={18} stroke={1.6} />
-              <Text component="span" size="sm" fw={500} visibleFrom="lg">
+              <Text component="span" size="sm" fw={500} visibleFrom="xl">
                 {t(label)}
               </Text>
             </UnstyledButton>

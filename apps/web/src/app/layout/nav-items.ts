@@ -1,5 +1,7 @@
 import {
+  IconApi,
   IconBook,
+  IconCoin,
   IconCreditCard,
   IconHome,
   IconKey,
@@ -25,12 +27,13 @@ export interface NavItem {
 const homeItem: NavItem = { label: 'nav.home', to: '/', icon: IconHome };
 const chatItem: NavItem = { label: 'nav.chat', to: '/chat', icon: IconMessageCircle };
 
-/** SPEC §2 top menu, in order; chat is inserted after home only when a chat link is configured. */
+/** Top menu, in order; chat is inserted after home only when a chat link is configured. */
 const menuItems: NavItem[] = [
   { label: 'nav.channel', to: '/channel', icon: IconSitemap, adminOnly: true },
   { label: 'nav.token', to: '/token', icon: IconKey },
   { label: 'nav.redemption', to: '/redemption', icon: IconTicket, adminOnly: true },
   { label: 'nav.topup', to: '/topup', icon: IconCreditCard },
+  { label: 'nav.pricing', to: '/pricing', icon: IconCoin },
   // /user/edit is everyone's own profile, not the admin user list.
   {
     label: 'nav.user',
@@ -41,6 +44,7 @@ const menuItems: NavItem[] = [
   },
   { label: 'nav.log', to: '/log', icon: IconListDetails },
   { label: 'nav.setting', to: '/setting', icon: IconSettings },
+  { label: 'nav.apiReference', to: '/api-reference', icon: IconApi, adminOnly: true },
   // The operator's about page doubles as the usage tutorial.
   { label: 'nav.tutorial', to: '/about', icon: IconBook },
 ];

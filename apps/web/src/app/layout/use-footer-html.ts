@@ -7,7 +7,7 @@ const FOOTER_READ_ATTEMPTS = 5;
 const FOOTER_READ_INTERVAL_MS = 200;
 
 /**
- * SPEC §2: while the status loads, the footer re-reads the stored footer HTML up to 5 times at 200 ms, so a
+ * While the status loads, the footer re-reads the stored footer HTML up to 5 times at 200 ms, so a
  * footer stored by another tab or an earlier visit shows as early as possible; the fresh status wins once loaded.
  */
 export function useFooterHtml(): string {

@@ -9,7 +9,7 @@ const normalizeVersion = (version: string) => version.trim().replace(/^v/i, '');
 // Once per page load: the status is refetched now and then, and the notice would otherwise come back each time.
 let notifiedVersion: string | null = null;
 
-/** SPEC §2: a notice when the server runs another version than the one this console was built from. */
+/** A notice when the server runs another version than the one this console was built from. */
 export function useNewVersionNotice(): void {
   const { t } = useTranslation();
   const { data: status } = useQuery(statusQueryOptions());

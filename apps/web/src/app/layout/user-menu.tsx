@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { roleLabelKey, type User } from '@gatehouse/shared';
 import { useLogout } from '../../features/auth/use-logout';
 
-/** SPEC §9: usernames are shown truncated to 15 characters. */
+/** Usernames are shown truncated to 15 characters. */
 const NAME_DISPLAY_LENGTH = 15;
 
 export function truncateName(name: string): string {

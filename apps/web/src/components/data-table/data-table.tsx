@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Center, Group, Loader, Pagination, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronUp, IconSelector } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -30,6 +30,10 @@ export interface DataTableProps<Row> {
   /** buttons under the table (add, refresh …) */
   footer?: ReactNode;
   rowsPerPage?: number;
+  /** makes each row open something (a detail drawer): by click, or Enter or Space on the focused row */
+  onRowClick?: (row: Row) => void;
+  /** what a row's click opens, for screen readers, e.g. "Details of the entry at 12:00" */
+  rowLabel?: (row: Row) => string;
 }
 
 type SortDirection = 'ascending' | 'descending';
@@ -41,7 +45,18 @@ function compare(left: string | number, right: string | number): number {
 
 /** A table of columns only: fetching lives in the feature's queries, list state in the URL. */
 export function DataTable<Row>(props: DataTableProps<Row>) {
-  const { columns, rows, rowKey, isLoading, page, onPageChange, hasMore, onReachLastPage, footer } = props;
+  const {
+    columns,
+    rows,
+    rowKey,
+    isLoading,
+    page,
+    onPageChange,
+    hasMore,
+    onReachLastPage,
+    footer,
+    onRowClick,
+  } = props;
   const rowsPerPage = props.rowsPerPage ?? ROWS_PER_PAGE;
   const { t } = useTranslation();
   const [sort, setSort] = useState<{ key: string; direction: SortDirection } | null>(null);
@@ -57,7 +72,7 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   const shownPage = Math.min(page, totalPages);
   const pageRows = sortedRows.slice((shownPage - 1) * rowsPerPage, shownPage * rowsPerPage);
 
-  // Reaching the last page of what was fetched asks the server for the next page (SPEC §9).
+  // Reaching the last page of what was fetched asks the server for the next page.
   useEffect(() => {
     if (hasMore && shownPage >= Math.ceil(sortedRows.length / rowsPerPage)) onReachLastPage?.();
   }, [hasMore, shownPage, sortedRows.length, rowsPerPage, onReachLastPage]);
@@ -105,7 +120,21 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
           </Table.Thead>
           <Table.Tbody>
             {pageRows.map((row) => (
-              <Table.Tr key={rowKey(row)}>
+              <Table.Tr
+                key={rowKey(row)}
+                {...(onRowClick && {
+                  className: classes.clickableRow,
+                  tabIndex: 0,
+                  'aria-label': props.rowLabel?.(row),
+                  onClick: () => onRowClick(row),
+                  onKeyDown: (event: KeyboardEvent<HTMLTableRowElement>) => {
+                    if (event.target !== event.currentTarget) return;
+                    if (event.key !== 'Enter' && event.key !== ' ') return;
+                    event.preventDefault();
+                    onRowClick(row);
+                  },
+                })}
+              >
                 {columns.map((column) => (
                   <Table.Td key={column.key}>{column.render(row)}</Table.Td>
                 ))}

@@ -8,7 +8,7 @@ interface SearchBoxProps {
   placeholder: string;
 }
 
-/** Searches on Enter (and when cleared); the text is trimmed (SPEC §5). */
+/** Searches on Enter (and when cleared); the text is trimmed. */
 export function SearchBox({ value, onSearch, placeholder }: SearchBoxProps) {
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);

@@ -5,7 +5,7 @@ export const SERVER_PAGE_SIZE = 10;
 export interface PagedListOptions<Row> {
   /** e.g. `['tokens', 'list', { order }]`; invalidate `['tokens']` after a mutation */
   queryKey: readonly unknown[];
-  /** one server page; `p` starts at 0 (SPEC §7) */
+  /** one server page; `p` starts at 0 */
   fetchPage: (page: number, signal: AbortSignal) => Promise<Row[]>;
   /** the search endpoint: answers every match at once */
   search?: (keyword: string, signal: AbortSignal) => Promise<Row[]>;
@@ -24,7 +24,7 @@ export interface PagedList<Row> {
 }
 
 /**
- * SPEC §2/§9 list paging: server page 0 replaces, later pages append, and the next page is fetched when the
+ * List paging: server page 0 replaces, later pages append, and the next page is fetched when the
  * visitor reaches the last page shown. A keyword switches to the search endpoint.
  */
 export function usePagedList<Row>(options: PagedListOptions<Row>): PagedList<Row> {

@@ -42,7 +42,7 @@ const allProviders = testStatus({
   lark_client_id: 'cli_lark',
 });
 
-describe('personal settings: account binding (SPEC §2)', () => {
+describe('personal settings: account binding', () => {
   it('offers only the e-mail binding while no provider is enabled', async () => {
     setUp();
     expect(await screen.findByRole('button', { name: 'Bind email' })).toBeInTheDocument();
@@ -65,7 +65,7 @@ describe('personal settings: account binding (SPEC §2)', () => {
     dialog = await screen.findByRole('dialog', { name: 'Bind email address' });
     expect(within(dialog).getByRole('button', { name: /^resend \(\d+\)$/ })).toBeDisabled();
 
-    // SPEC §5: an empty code does nothing.
+    // An empty code does nothing.
     await user.type(within(dialog).getByLabelText('Email'), 'alice@example.com');
     await user.click(within(dialog).getByRole('button', { name: 'Bind' }));
     expect(callsTo(fetchMock, 'GET /api/oauth/email/bind')).toHaveLength(0);

@@ -9,7 +9,7 @@ export const getOAuthState = () => api.get<string>('/api/oauth/state');
 export type OAuthCallbackResult = { isBinding: true } | { isBinding: false; user: User };
 
 /**
- * Hands the provider's code to the server (SPEC §4): the message `bind` means a signed-in user bound the
+ * Hands the provider's code to the server: the message `bind` means a signed-in user bound the
  * account; otherwise the answer is the user now logged in. Errors are shown, then thrown.
  */
 export async function completeOAuth(

@@ -15,7 +15,7 @@ interface EmailBindModalProps {
   onBound: () => void;
 }
 
-/** Personal settings: binds an e-mail address proved by a mailed code (SPEC §2, 30 s resend cooldown). */
+/** Personal settings: binds an e-mail address proved by a mailed code (30 s resend cooldown). */
 export function EmailBindModal({ opened, onClose, onBound }: EmailBindModalProps) {
   const { t } = useTranslation();
   const cooldown = useCooldown();
@@ -59,7 +59,7 @@ function EmailBindForm({
   };
   const bind = () => {
     const address = checkedEmail();
-    // SPEC §5: an empty code does nothing.
+    // An empty code does nothing.
     if (address && code.trim()) mutation.mutate({ address, value: code.trim() });
   };
 

@@ -34,7 +34,7 @@ function inTurn(...answers: Array<() => Response>) {
   return () => answers[Math.min(index++, answers.length - 1)]!();
 }
 
-describe('OAuth callback pages (SPEC §4)', () => {
+describe('OAuth callback pages', () => {
   it('logs the visitor in with the returned user and goes home, sending the code and state once', async () => {
     const { fetchMock, router } = setUp(envelope(testUser({ username: 'octocat' })));
     expect(await screen.findByText('Login successful!')).toBeInTheDocument();

@@ -28,7 +28,7 @@ function setUp(status = allProviders) {
   return { fetchMock, ...renderApp('/login') };
 }
 
-describe('login page: third-party sign-in (SPEC §2)', () => {
+describe('login page: third-party sign-in', () => {
   it('shows no third-party button while the server enables none', async () => {
     setUp(testStatus());
     await screen.findByLabelText('Username or email');
@@ -78,7 +78,7 @@ describe('login page: third-party sign-in (SPEC §2)', () => {
     expect(within(dialog).getByRole('img')).toHaveAttribute('src', 'https://example.com/qr.png');
     expect(within(dialog).getByText(/valid for three minutes/)).toBeInTheDocument();
 
-    // SPEC §5: an empty code does nothing.
+    // An empty code does nothing.
     await user.click(within(dialog).getByRole('button', { name: 'Log in' }));
     expect(callsTo(fetchMock, 'GET /api/oauth/wechat')).toHaveLength(0);
 

@@ -11,7 +11,7 @@ export async function startGitHubOAuth(status: ServerStatus): Promise<void> {
 }
 
 /**
- * Lark sign-in or binding in a new window (SPEC §2), which comes back to /oauth/lark. The window is opened
+ * Lark sign-in or binding in a new window, which comes back to /oauth/lark. The window is opened
  * while the click is still being handled, before the state arrives, so popup blockers let it through.
  */
 export async function startLarkOAuth(status: ServerStatus): Promise<void> {

@@ -47,7 +47,7 @@ async function fillAccount(user: ReturnType<typeof userEvent.setup>) {
   await user.type(screen.getByLabelText('Confirm password'), 'password-1');
 }
 
-describe('register: e-mail code (SPEC §2, §4)', () => {
+describe('register: e-mail code', () => {
   it('sends the code, then counts resend (n) down for 30 s', async () => {
     const { fetchMock, user } = setUp();
     await user.type(await screen.findByLabelText('Email'), 'bob@example.com');
@@ -88,7 +88,7 @@ describe('register: e-mail code (SPEC §2, §4)', () => {
   });
 });
 
-describe('register: Turnstile (SPEC §5)', () => {
+describe('register: Turnstile', () => {
   const withTurnstile = testStatus({ turnstile_check: true, turnstile_site_key: 'site-key-1' });
 
   it('waits for the widget token, then sends it with the registration', async () => {

@@ -10,7 +10,7 @@ import { confirmPasswordReset } from './accounts-api';
 import { useCooldown } from './use-cooldown';
 
 /**
- * /user/reset, the mailed link (SPEC §2): one click sets a new random password, shown once and copied when
+ * /user/reset, the mailed link: one click sets a new random password, shown once and copied when
  * clicked. The link works once, so after success the button stays 'reset completed'; after a failure it
  * waits 30 s ('retry (n)').
  */

@@ -11,7 +11,7 @@ import { requestPasswordReset } from './accounts-api';
 import { useCooldown } from './use-cooldown';
 import { useTurnstile } from './use-turnstile';
 
-/** /reset (SPEC §2): mails a reset link; the button then waits 30 s, showing 'retry (n)'. */
+/** /reset: mails a reset link; the button then waits 30 s, showing 'retry (n)'. */
 export default function ResetRequestPage() {
   const { t } = useTranslation();
   const { systemName } = useBranding();

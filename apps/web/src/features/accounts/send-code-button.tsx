@@ -8,7 +8,7 @@ import type { Turnstile } from './use-turnstile';
 
 /**
  * Mails a verification code (GET /api/verification) for the register page and the bind-e-mail dialog, then
- * waits 30 s before it may send again (SPEC §4). An empty address does nothing (SPEC §5). A dialog passes a
+ * waits 30 s before it may send again. An empty address does nothing. A dialog passes a
  * cooldown that outlives its content, so closing and reopening it does not skip the wait.
  */
 export function useVerificationCodeSender(turnstile: Turnstile, outerCooldown?: Cooldown) {

@@ -9,7 +9,7 @@ export interface Cooldown {
 }
 
 /**
- * SPEC §4: verification and reset buttons wait 30 s before they can send again. Counted from the clock, not
+ * Verification and reset buttons wait 30 s before they can send again. Counted from the clock, not
  * from ticks, so a throttled background tab still ends on time.
  */
 export function useCooldown(seconds = VERIFICATION_RESEND_COOLDOWN_SECONDS): Cooldown {

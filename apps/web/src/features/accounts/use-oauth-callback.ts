@@ -8,7 +8,7 @@ import { userKeys } from '../users/users-queries';
 import { completeOAuth, type OAuthCallbackProvider } from './accounts-api';
 import { useCompleteLogin } from './use-oauth-login';
 
-/** SPEC §9: the n-th retry waits 2 s × n. */
+/** The n-th retry waits 2 s × n. */
 export const OAUTH_RETRY_DELAY_MS = 2000;
 export const OAUTH_MAX_RETRIES = 3;
 
@@ -22,7 +22,7 @@ function isRetryable(error: unknown): boolean {
 }
 
 /**
- * The OAuth callback of SPEC §4: the message `bind` goes to /setting, a login stores the user and goes to /.
+ * The OAuth callback page: the message `bind` goes to /setting, a login stores the user and goes to /.
  * On failure the error is shown; when it cannot be retried ("counter 0") the page says it is redirecting and
  * goes to /setting (the guard sends visitors on to the login page); otherwise it says 'error occurred, retry N'
  * and asks again after 2 s × N, at most three times.

@@ -38,7 +38,7 @@ export function useOAuthLogin(status: ServerStatus | null): {
   });
   const wechat = useMutation({
     mutationFn: loginWithWeChat,
-    // SPEC §2: the chat-app login goes to the home page.
+    // The chat-app login goes to the home page.
     onSuccess: (user) => completeLogin(user, '/'),
   });
 

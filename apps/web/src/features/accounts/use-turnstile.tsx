@@ -10,14 +10,14 @@ export interface Turnstile {
   widget: ReactNode;
   /**
    * The token for the `turnstile` query value: '' while the check is off, null (after telling the visitor to
-   * wait, SPEC §5) while the widget has not produced one yet.
+   * wait) while the widget has not produced one yet.
    */
   takeToken: () => string | null;
   /** Asks the widget for a fresh token: each one is accepted by the server once. */
   reset: () => void;
 }
 
-/** The optional human check of register, verification and reset (SPEC §2), from the server status. */
+/** The optional human check of register, verification and reset, from the server status. */
 export function useTurnstile(): Turnstile {
   const { t, i18n } = useTranslation();
   const status = useStatus();

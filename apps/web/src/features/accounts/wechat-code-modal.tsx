@@ -13,8 +13,8 @@ interface WeChatCodeModalProps {
 }
 
 /**
- * The chat-app dialog of login and binding (SPEC §2): the official account's QR code, and the code it
- * replies with, valid three minutes. An empty code does nothing (SPEC §5).
+ * The chat-app dialog of login and binding: the official account's QR code, and the code it
+ * replies with, valid three minutes. An empty code does nothing.
  */
 export function WeChatCodeModal({
   opened,

@@ -1,7 +1,7 @@
 import type { User } from '@gatehouse/shared';
 import { api } from '../../api/client';
 
-/** DESIGN.md: the first start creates root / 123456, and the console asks for a new password at once. */
+/** The first start creates root / 123456, and the console asks for a new password at once. */
 export const DEFAULT_ROOT_USERNAME = 'root';
 export const DEFAULT_ROOT_PASSWORD = '123456';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** SPEC §5: both fields non-empty. Messages are i18n keys. */
+/** Both fields non-empty. Messages are i18n keys. */
 export const loginFormSchema = z.object({
   username: z.string().trim().min(1, 'auth.login.usernameRequired'),
   password: z.string().min(1, 'auth.login.passwordRequired'),

@@ -40,7 +40,7 @@ interface OAuthButtonsProps {
   pending?: OAuthProvider | null;
 }
 
-/** The third-party login buttons of SPEC §2, each shown only when the server enables it. */
+/** The third-party login buttons, each shown only when the server enables it. */
 export function OAuthButtons({ status, handlers, pending = null }: OAuthButtonsProps) {
   const { t } = useTranslation();
   const enabled = status ? providers.filter((provider) => provider.isEnabled(status)) : [];

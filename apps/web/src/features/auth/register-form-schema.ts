@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from '@gatehouse/shared';
 
-/** SPEC §5 registration rules, with i18n keys as messages (the server checks the same limits). */
+/** Registration rules, with i18n keys as messages (the server checks the same limits). */
 export const registerFormSchema = z
   .object({
     username: z

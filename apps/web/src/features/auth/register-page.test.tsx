@@ -22,7 +22,7 @@ async function fillIn(
   await user.click(screen.getByRole('button', { name: 'Register' }));
 }
 
-describe('register page (SPEC §5)', () => {
+describe('register page', () => {
   it('shows the hints for username and password length', async () => {
     setUp();
     expect(await screen.findByText('At most 12 characters')).toBeInTheDocument();

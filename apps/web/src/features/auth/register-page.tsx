@@ -23,7 +23,7 @@ export default function RegisterPage() {
   const { systemName } = useBranding();
   const affCode = searchParams.get('aff');
 
-  // SPEC §2: the invite code survives a detour (to the login page, say) until the visitor registers.
+  // The invite code survives a detour (to the login page, say) until the visitor registers.
   useEffect(() => {
     if (affCode) localStorage.setItem(StorageKey.aff, affCode);
   }, [affCode]);

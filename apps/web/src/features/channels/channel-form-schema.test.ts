@@ -19,7 +19,7 @@ const create = { isCreate: true, hasStoredKey: false };
 const messages = (values: ChannelFormValues, context = create) =>
   validateChannelForm(values, context).map((issue) => `${issue.path}: ${issue.message}`);
 
-describe('validateChannelForm (SPEC §5)', () => {
+describe('validateChannelForm', () => {
   it('accepts a complete OpenAI channel', () => {
     expect(messages(form())).toEqual([]);
   });

@@ -11,7 +11,7 @@ import {
 } from '@gatehouse/shared';
 import type { ChannelPayload } from './channels-queries';
 
-/** Types whose key is built from the special fields rather than typed (SPEC §5). */
+/** Types whose key is built from the special fields rather than typed. */
 export const typesWithComposedKey: readonly number[] = [ChannelType.awsClaude, ChannelType.vertexAi];
 
 /** Which special config fields each type uses; the others are not sent. */
@@ -59,7 +59,7 @@ function relevantConfig(values: ChannelFormValues): ChannelConfig {
   return config;
 }
 
-/** The SPEC §5 checks, in its order; messages are i18n keys. */
+/** The channel form's checks, in the order the server makes them (packages/shared channel-schemas); messages are i18n keys. */
 export function validateChannelForm(
   values: ChannelFormValues,
   context: ChannelFormContext,
@@ -103,7 +103,7 @@ const emptyConfig = (): ChannelFormValues['config'] => ({
   vertex_ai_adc: '',
 });
 
-/** SPEC §9: a new channel is OpenAI in group 'default'. */
+/** A new channel is OpenAI in group 'default'. */
 export function newChannelFormValues(): ChannelFormValues {
   return {
     type: ChannelType.openai,
@@ -151,7 +151,7 @@ export function channelToFormValues(channel: Channel, name = channel.name): Chan
   };
 }
 
-/** A number field: empty text is ignored (SPEC §5), weight is clamped to at least 0. */
+/** A number field: empty text is ignored, weight is clamped to at least 0. */
 function readInteger(value: number | string, minimum?: number): number | undefined {
   if (value === '') return undefined;
   const number = Math.trunc(Number(value));

@@ -25,7 +25,13 @@ import {
 } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { ChannelType, MODEL_MAPPING_SAMPLE, channelKeyFormats, channelTypes } from '@gatehouse/shared';
+import {
+  ChannelType,
+  MODEL_MAPPING_SAMPLE,
+  channelKeyFormats,
+  channelTypes,
+  findBalanceCurrency,
+} from '@gatehouse/shared';
 import { showSuccess } from '../../api/toast';
 import { translateError } from '../../components/translate-error';
 import {
@@ -65,7 +71,7 @@ function createResolver(context: ChannelFormContext): Resolver<ChannelFormValues
   };
 }
 
-/** The channel form of SPEC §2/§5: create (with batch keys), copy, or edit. */
+/** The channel form: create (with batch keys), copy, or edit. */
 export function ChannelForm({ initialValues, editId }: ChannelFormProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -122,6 +128,7 @@ export function ChannelForm({ initialValues, editId }: ChannelFormProps) {
           render={({ field }) => (
             <Select
               label={f('type')}
+              description={findBalanceCurrency(type) ? f('balanceApi') : f('noBalanceApi')}
               data={typeOptions}
               value={String(field.value)}
               onChange={(value) => field.onChange(Number(value ?? ChannelType.openai))}

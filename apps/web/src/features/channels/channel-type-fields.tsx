@@ -13,7 +13,7 @@ interface ChannelTypeFieldsProps {
   isEdit: boolean;
 }
 
-/** i18n keys of the `other` field's label and placeholder, for the types that use it (SPEC §5). */
+/** i18n keys of the `other` field's label and placeholder, for the types that use it. */
 const otherFieldByType: Readonly<Record<number, { label: string; placeholder: string }>> = {
   [ChannelType.azure]: { label: 'azureVersion', placeholder: 'azureVersionPlaceholder' },
   [ChannelType.ali]: { label: 'aliPlugin', placeholder: 'aliPluginPlaceholder' },
@@ -34,6 +34,8 @@ const hintByType: Readonly<Record<number, string>> = {
   [ChannelType.azure]: 'azureHint',
   [ChannelType.coze]: 'cozeHint',
   [ChannelType.doubao]: 'doubaoHint',
+  [ChannelType.palm]: 'palmRetiredHint',
+  [ChannelType.aiProxyLibrary]: 'aiProxyLibraryHint',
 };
 
 /** AWS and Vertex AI reach their vendor by region: no base URL. */

@@ -30,6 +30,7 @@ const channel = (overrides: Partial<Channel>): Channel => ({
 });
 
 const primary = channel({ id: 1, name: 'primary', response_time: 800 });
+const withBalance = channel({ id: 3, name: 'reseller', balance: 7.25, balance_updated_time: 1_700_000_000 });
 const backup = channel({ id: 2, name: 'backup', type: 14, status: 3, models: 'claude-sonnet-4-20250514' });
 
 function setUp(routes: ApiRoutes = {}) {
@@ -39,7 +40,7 @@ function setUp(routes: ApiRoutes = {}) {
   );
   const fetchMock = mockApi({
     'GET /api/status': envelope(testStatus()),
-    'GET /api/channel/': envelope([primary, backup]),
+    'GET /api/channel/': envelope([primary, backup, withBalance]),
     'PUT /api/channel/': envelope(primary),
     ...routes,
   });
@@ -64,6 +65,8 @@ describe('channel list', () => {
     expect(within(backupRow).getByText('Automatically disabled')).toBeInTheDocument();
     expect(within(backupRow).getByText('Untested')).toBeInTheDocument();
     expect(within(backupRow).getByRole('button', { name: 'Enable' })).toBeInTheDocument();
+    expect(within(await rowOf('reseller')).getByText('$7.25')).toBeInTheDocument();
+    expect(within(row).getByText('Click to query')).toBeInTheDocument();
   });
 
   it('tests a channel with its first model and shows the time', async () => {
@@ -75,6 +78,35 @@ describe('channel list', () => {
       await screen.findByText('channel primary test succeeded, model gpt-4o, time 1.23 seconds'),
     ).toBeInTheDocument();
     expect(callsTo(fetchMock, 'GET /api/channel/test/1')[0]!.url.searchParams.get('model')).toBe('gpt-4o');
+  });
+
+  it("shows the model's reply after a passing test", async () => {
+    const { user } = setUp({
+      'GET /api/channel/test/1': { success: true, message: 'Hello!', time: 0.5, model: 'gpt-4o' },
+    });
+    await user.click(within(await rowOf('primary')).getByRole('button', { name: 'Test' }));
+    expect(
+      await screen.findByText(
+        'channel primary test succeeded, model gpt-4o, time 0.50 seconds, output: Hello!',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('queries a balance on click, and says when a type has no balance API', async () => {
+    const { user, fetchMock } = setUp({
+      'GET /api/channel/update_balance/1': { success: true, message: '', balance: 12.5 },
+      'GET /api/channel/update_balance': envelope(),
+    });
+    const row = await rowOf('primary');
+    await user.click(within(row).getByRole('button', { name: 'Balance (primary)' }));
+    expect(await screen.findByText('Balance of channel primary updated')).toBeInTheDocument();
+    expect(callsTo(fetchMock, 'GET /api/channel/update_balance/1')).toHaveLength(1);
+    // Anthropic publishes no balance endpoint: a dash, no button.
+    expect(within(await rowOf('backup')).queryByRole('button', { name: 'Balance (backup)' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Refresh balances' }));
+    expect(
+      await screen.findByText('Refreshing balances in the background, refresh the list to see them'),
+    ).toBeInTheDocument();
   });
 
   it('shows the reason of a failed test', async () => {

@@ -18,7 +18,7 @@ import { useChannelColumns } from './channels-table';
 import { useChannelActions } from './use-channel-actions';
 import { RefreshButton } from '../../components/refresh-button';
 
-/** SPEC §3: a per-prompt flag in the browser records that the tip was dismissed. */
+/** A per-prompt flag in the browser records that the tip was dismissed. */
 const TIP_DISMISSED_KEY = 'channel_tip_dismissed';
 
 export default function ChannelsPage() {
@@ -77,6 +77,14 @@ export default function ChannelsPage() {
             </Button>
             <Button size="sm" variant="light" onClick={actions.testDisabled}>
               {a('testDisabled')}
+            </Button>
+            <Button
+              size="sm"
+              variant="light"
+              onClick={actions.updateAllBalances}
+              loading={actions.isUpdatingAllBalances}
+            >
+              {a('updateAllBalances')}
             </Button>
             <Button size="sm" variant="light" color="red" onClick={actions.removeDisabled}>
               {a('deleteDisabled')}

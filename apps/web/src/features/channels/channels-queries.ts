@@ -20,7 +20,7 @@ export const searchChannels = (keyword: string, signal?: AbortSignal) =>
 export const channelQueryOptions = (id: number) =>
   queryOptions({ queryKey: channelKeys.detail(id), queryFn: () => api.get<Channel>(`/api/channel/${id}`) });
 
-/** SPEC §7: the map of channel type id → model names, also kept in the browser as channel_models. */
+/** The map of channel type id → model names, also kept in the browser as channel_models. */
 export const knownModelsQueryOptions = () =>
   queryOptions({
     queryKey: channelKeys.knownModels(),
@@ -40,7 +40,7 @@ export const groupsQueryOptions = () =>
     retry: false,
   });
 
-/** The fields the channel form sends (SPEC §3); a blank key on edit keeps the stored key. */
+/** The fields the channel form sends; a blank key on edit keeps the stored key. */
 export interface ChannelPayload {
   type: number;
   name: string;
@@ -74,10 +74,12 @@ export interface ChannelTestOutcome {
   model: string;
   /** seconds */
   time: number;
+  /** the model's reply, shortened by the server */
+  reply: string;
 }
 
 /**
- * GET /api/channel/test/{id}: SPEC §7 answers success, message, time (seconds) and model. They may sit next to
+ * GET /api/channel/test/{id} answers success, message, time (seconds) and model. They may sit next to
  * `success` or inside `data`; both are read.
  */
 export async function testChannel(id: number, model: string): Promise<ChannelTestOutcome> {
@@ -94,8 +96,29 @@ export async function testChannel(id: number, model: string): Promise<ChannelTes
   return {
     model: answer.model ?? answer.data?.model ?? model,
     time: Number(answer.time ?? answer.data?.time ?? 0),
+    reply: answer.message,
   };
 }
 
 export const testChannels = (scope: 'all' | 'disabled') =>
   api.get<null>('/api/channel/test', { params: { scope } });
+
+/**
+ * GET /api/channel/update_balance/{id} answers one-api's shape, `balance` beside `success`. A vendor without a
+ * balance API, or one that fails, answers success: false with the reason, toasted here.
+ */
+export async function updateChannelBalance(id: number): Promise<number> {
+  const answer = (await api.request<null>('GET', `/api/channel/update_balance/${id}`)) as {
+    success: boolean;
+    message: string;
+    balance?: number;
+  };
+  if (!answer.success) {
+    const error = new ApiError('failure', answer.message, answer.message, 200);
+    showApiError(error);
+    throw error;
+  }
+  return Number(answer.balance ?? 0);
+}
+
+export const updateAllChannelBalances = () => api.get<null>('/api/channel/update_balance');

@@ -1,10 +1,12 @@
 import { useMemo } from 'react';
-import { Badge, Text, Tooltip } from '@mantine/core';
+import { Badge, Button, Text, Tooltip } from '@mantine/core';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import {
   channelStatusBadges,
+  findBalanceCurrency,
   findChannelType,
+  formatBalance,
   formatQuota,
   formatTimestamp,
   responseTimeColor,
@@ -46,7 +48,38 @@ function ResponseTimeBadge({ channel, t }: { channel: Channel; t: TFunction }) {
   );
 }
 
-/** The channel list's columns (SPEC §2); header clicks sort the fetched rows. */
+/** The vendor account's balance; a click asks the vendor again. Types without a balance API show a dash. */
+function BalanceCell({ channel, actions, t }: { channel: Channel; actions: ChannelActions; t: TFunction }) {
+  const currency = findBalanceCurrency(channel.type);
+  if (!currency)
+    return (
+      <Tooltip label={t('channels.balance.noApiTip')} openDelay={50}>
+        <Text size="sm" c="dimmed">
+          {t('channels.balance.noApi')}
+        </Text>
+      </Tooltip>
+    );
+  const isQueried = channel.balance_updated_time > 0;
+  const tip = isQueried
+    ? t('channels.balance.updatedAt', { time: formatTimestamp(channel.balance_updated_time) })
+    : t('channels.balance.clickTip');
+  return (
+    <Tooltip label={tip} openDelay={50}>
+      <Button
+        size="compact-sm"
+        variant="subtle"
+        color={isQueried && channel.balance <= 0 ? 'red' : 'gray'}
+        loading={actions.isUpdatingBalance(channel.id)}
+        onClick={() => actions.updateBalance(channel)}
+        aria-label={`${t('channels.column.balance')} (${channel.name})`}
+      >
+        {isQueried ? formatBalance(channel.balance, currency) : t('channels.balance.notQueried')}
+      </Button>
+    </Tooltip>
+  );
+}
+
+/** The channel list's columns; header clicks sort the fetched rows. */
 export function useChannelColumns(
   actions: ChannelActions,
   quotaDisplay: QuotaDisplay,
@@ -95,6 +128,12 @@ export function useChannelColumns(
         header: header('usedQuota'),
         render: (channel) => formatQuota(channel.used_quota, quotaDisplay),
         sortValue: (channel) => channel.used_quota,
+      },
+      {
+        key: 'balance',
+        header: header('balance'),
+        render: (channel) => <BalanceCell channel={channel} actions={actions} t={t} />,
+        sortValue: (channel) => channel.balance,
       },
       {
         key: 'priority',

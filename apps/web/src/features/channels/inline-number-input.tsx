@@ -11,7 +11,7 @@ interface InlineNumberInputProps {
 
 /**
  * A list cell edited in place: saved on blur or Enter when changed. An emptied input is ignored and shows the
- * stored value again (SPEC §5).
+ * stored value again.
  */
 export function InlineNumberInput({ value, label, min, onSave }: InlineNumberInputProps) {
   const [text, setText] = useState<string | number>(value);

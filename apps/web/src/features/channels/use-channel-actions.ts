@@ -9,6 +9,8 @@ import {
   deleteDisabledChannels,
   testChannel,
   testChannels,
+  updateAllChannelBalances,
+  updateChannelBalance,
   updateChannelField,
 } from './channels-queries';
 
@@ -41,10 +43,11 @@ export function useChannelActions() {
     mutationFn: ({ channel, model }: { channel: Channel; model: string }) => testChannel(channel.id, model),
     onSuccess: (outcome, { channel }) => {
       showInfo(
-        t('channels.message.testSucceeded', {
+        t(outcome.reply ? 'channels.message.testReplied' : 'channels.message.testSucceeded', {
           name: channel.name,
           model: outcome.model,
           time: outcome.time.toFixed(2),
+          reply: outcome.reply,
         }),
       );
     },
@@ -54,6 +57,18 @@ export function useChannelActions() {
   const testMany = useMutation({
     mutationFn: testChannels,
     onSuccess: () => showInfo(t('channels.message.testStarted')),
+  });
+
+  const balance = useMutation({
+    mutationFn: (channel: Channel) => updateChannelBalance(channel.id),
+    onSuccess: (_balance, channel) => {
+      showSuccess(t('channels.message.balanceUpdated', { name: channel.name }));
+      void refresh();
+    },
+  });
+  const balanceMany = useMutation({
+    mutationFn: updateAllChannelBalances,
+    onSuccess: () => showInfo(t('channels.message.balancesStarted')),
   });
 
   const confirm = (title: string, body: string, onConfirm: () => void) =>
@@ -68,10 +83,14 @@ export function useChannelActions() {
   return {
     refresh,
     isTesting: (id: number) => test.isPending && test.variables?.channel.id === id,
-    /** SPEC §9: a test uses the first model of the channel unless one is picked */
+    /** A test uses the first model of the channel unless one is picked */
     test: (channel: Channel, model = channel.models.split(',')[0]?.trim() ?? '') =>
       test.mutate({ channel, model }),
     testAll: () => testMany.mutate('all'),
+    isUpdatingBalance: (id: number) => balance.isPending && balance.variables?.id === id,
+    updateBalance: (channel: Channel) => balance.mutate(channel),
+    updateAllBalances: () => balanceMany.mutate(),
+    isUpdatingAllBalances: balanceMany.isPending,
     testDisabled: () => testMany.mutate('disabled'),
     toggleStatus: (channel: Channel) =>
       update.mutate({

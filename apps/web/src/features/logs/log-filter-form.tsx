@@ -23,7 +23,7 @@ const typeLabels: Record<number, string> = {
   [LogType.system]: 'log.type.system',
 };
 
-/** SPEC §2 filter form: type, time range, key and model; admins also username and channel. */
+/** The log filter form: type, time range, key and model; admins also username and channel. */
 export function LogFilterForm({
   initialFilters,
   isAdmin,

@@ -17,7 +17,7 @@ export interface LogFilters {
   channel: string;
 }
 
-/** SPEC §9: the default window runs from epoch 0 to one hour from now. */
+/** The default window runs from epoch 0 to one hour from now. */
 export const defaultLogFilters = (now = Date.now()): LogFilters => ({
   type: String(LogType.all),
   start: dayjs(0).format(LOG_TIME_FORMAT),
@@ -34,7 +34,7 @@ const toSeconds = (text: string | null): number | undefined => {
   return parsed.isValid() ? Math.max(0, parsed.unix()) : undefined;
 };
 
-/** The query of SPEC §7; the self endpoint gets no username or channel. Blank fields are left out. */
+/** The log list's query; the self endpoint gets no username or channel. Blank fields are left out. */
 export function toLogQueryParams(filters: LogFilters, isAdmin: boolean): QueryParams {
   const channel = Number(filters.channel.trim());
   return {

@@ -17,6 +17,16 @@ const log = (overrides: Partial<Log> = {}): Log => ({
   elapsed_time: 800,
   is_stream: true,
   created_at: 1_700_000_000,
+  request_id: 'req-1',
+  cache_read_tokens: 0,
+  cache_write_tokens: 0,
+  reasoning_tokens: 0,
+  inbound_protocol: 'openai-chat',
+  model_ratio: 1.25,
+  completion_ratio: 4,
+  cache_read_ratio: 0.5,
+  cache_write_ratio: 1,
+  group_ratio: 1,
   ...overrides,
 });
 
@@ -34,14 +44,14 @@ describe('buildLogsCsv', () => {
     const lines = csv.slice(1).trimEnd().split('\r\n');
     expect(lines[0]).toBe(logCsvHeaders(true).join(','));
     expect(lines[1]).toMatch(
-      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,type2,alice,work,gpt-4o,true,10,20,1500,\$0\.003000,800,3,model ratio 1$/,
+      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,type2,alice,work,gpt-4o,true,10,20,0,0,0,1500,\$0\.003000,800,openai-chat,1\.25,4,0\.5,1,1,3,model ratio 1$/,
     );
   });
 
   it('leaves the channel out for a user', () => {
     const csv = buildLogsCsv([log()], options(false));
     expect(csv).not.toContain('channel');
-    expect(csv.trimEnd().endsWith(',800,model ratio 1')).toBe(true);
+    expect(csv.trimEnd().endsWith(',800,openai-chat,1.25,4,0.5,1,1,model ratio 1')).toBe(true);
   });
 
   it('quotes commas, quotes and line breaks, and defuses formulas', () => {

@@ -26,9 +26,18 @@ export type LogCsvHeader =
   | 'isStream'
   | 'promptTokens'
   | 'completionTokens'
+  | 'cacheReadTokens'
+  | 'cacheWriteTokens'
+  | 'reasoningTokens'
   | 'quota'
   | 'amount'
   | 'elapsedTime'
+  | 'inboundProtocol'
+  | 'modelRatio'
+  | 'completionRatio'
+  | 'cacheReadRatio'
+  | 'cacheWriteRatio'
+  | 'groupRatio'
   | 'channel'
   | 'content';
 
@@ -42,9 +51,18 @@ export function logCsvHeaders(isAdmin: boolean): LogCsvHeader[] {
     'isStream',
     'promptTokens',
     'completionTokens',
+    'cacheReadTokens',
+    'cacheWriteTokens',
+    'reasoningTokens',
     'quota',
     'amount',
     'elapsedTime',
+    'inboundProtocol',
+    'modelRatio',
+    'completionRatio',
+    'cacheReadRatio',
+    'cacheWriteRatio',
+    'groupRatio',
   ];
   return isAdmin ? [...headers, 'channel', 'content'] : [...headers, 'content'];
 }
@@ -61,9 +79,19 @@ export function buildLogsCsv(logs: Log[], options: LogCsvOptions): string {
       log.is_stream ? 'true' : 'false',
       log.prompt_tokens,
       log.completion_tokens,
+      log.cache_read_tokens,
+      log.cache_write_tokens,
+      log.reasoning_tokens,
       log.quota,
       formatLogQuota(log.quota, options.quotaDisplay),
       log.elapsed_time,
+      // The counts and ratios a charge was computed from, so an export can be checked row by row.
+      log.inbound_protocol,
+      log.model_ratio,
+      log.completion_ratio,
+      log.cache_read_ratio,
+      log.cache_write_ratio,
+      log.group_ratio,
       ...(options.isAdmin ? [log.channel] : []),
       log.content,
     ]

@@ -3,7 +3,14 @@ import { Badge, Group } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { badgeFor, formatLogQuota, isAdminRole, logTypeBadges } from '@gatehouse/shared';
+import {
+  badgeFor,
+  formatLogQuota,
+  formatTimestamp,
+  isAdminRole,
+  logTypeBadges,
+  type Log,
+} from '@gatehouse/shared';
 import { useStoredUser } from '../../api/session';
 import { useStatus } from '../../api/status';
 import { showSuccess } from '../../api/toast';
@@ -11,6 +18,7 @@ import { DataTable, useListUrlState, usePagedList, pagingProps } from '../../com
 import { PageTitle } from '../../components/page-title';
 import { downloadTextFile } from '../redemptions/download-text-file';
 import { useQuotaDisplay } from '../users/use-quota-display';
+import { LogDetailDrawer } from './log-detail-drawer';
 import { LogFilterForm } from './log-filter-form';
 import { defaultLogFilters, toLogQueryParams, type LogFilters } from './log-filters';
 import { buildLogsCsv, logCsvHeaders } from './logs-csv';
@@ -26,6 +34,7 @@ export default function LogsPage() {
   const urlState = useListUrlState();
   const [initialFilters] = useState(() => defaultLogFilters());
   const [filters, setFilters] = useState(initialFilters);
+  const [shownLog, setShownLog] = useState<Log | null>(null);
   const params = useMemo(() => toLogQueryParams(filters, isAdmin), [filters, isAdmin]);
 
   const list = usePagedList({
@@ -81,7 +90,15 @@ export default function LogsPage() {
         columns={columns}
         {...pagingProps(list, urlState)}
         rowKey={(log) => log.id}
+        onRowClick={setShownLog}
+        rowLabel={(log) => t('logs.detail.open', { time: formatTimestamp(log.created_at) })}
         emptyText={t('logs.empty')}
+      />
+      <LogDetailDrawer
+        log={shownLog}
+        isAdmin={isAdmin}
+        quotaDisplay={quotaDisplay}
+        onClose={() => setShownLog(null)}
       />
     </>
   );

@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { LOG_EXPORT_MAX_ROWS, type Log, type LogStat } from '@gatehouse/shared';
 import { api, type QueryParams } from '../../api/client';
 
-/** Admins read everyone's log (with username and channel filters), others their own (SPEC §6). */
+/** Admins read everyone's log (with username and channel filters), others their own. */
 const base = (isAdmin: boolean) => (isAdmin ? '/api/log' : '/api/log/self');
 
 export const logKeys = {
@@ -14,7 +14,7 @@ export const logKeys = {
 export const listLogs = (isAdmin: boolean, params: QueryParams, page: number, signal?: AbortSignal) =>
   api.get<Log[]>(`${base(isAdmin)}/`, { params: { ...params, p: page }, signal });
 
-/** The rows of a CSV export: the newest 10 000 of the filter (SPEC §9). */
+/** The rows of a CSV export: the newest 10 000 of the filter. */
 export const listLogsForExport = (isAdmin: boolean, params: QueryParams) =>
   api.get<Log[]>(`${base(isAdmin)}/`, { params: { ...params, p: 0, num: LOG_EXPORT_MAX_ROWS } });
 

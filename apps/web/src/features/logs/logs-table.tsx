@@ -14,7 +14,7 @@ import { StatusBadge } from '../../components/status-badge';
 // Table cells shrink to their content's narrowest width; a badge would otherwise be cut to "Consu…".
 const NO_SHRINK = { minWidth: 'max-content' };
 
-/** SPEC §2 log table; admins also see the user and the channel of each row. */
+/** The usage log table; admins also see the user and the channel of each row. */
 export function useLogColumns(isAdmin: boolean, quotaDisplay: QuotaDisplay): DataTableColumn<Log>[] {
   const { t } = useTranslation();
   return useMemo(() => {

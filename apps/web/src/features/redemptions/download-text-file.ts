@@ -1,4 +1,4 @@
-/** Saves text as a file through the browser's download (the codes of a new batch, SPEC §7). */
+/** Saves text as a file through the browser's download (the codes of a new batch). */
 export function downloadTextFile(fileName: string, text: string, type = 'text/plain;charset=utf-8'): void {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const link = document.createElement('a');

@@ -23,7 +23,7 @@ export interface RedemptionFormValues {
   count: number | string;
 }
 
-/** SPEC §9: a new batch defaults to quota 100 000 and one code. */
+/** A new batch defaults to quota 100 000 and one code. */
 export const newRedemptionFormValues = (): RedemptionFormValues => ({
   name: '',
   quota: NEW_REDEMPTION_DEFAULT_QUOTA,
@@ -62,7 +62,7 @@ interface RedemptionFormProps {
   editId?: number;
 }
 
-/** SPEC §5 redemption form. A new batch downloads as `{name}.txt`, one code per line, and the form resets. */
+/** Redemption form. A new batch downloads as `{name}.txt`, one code per line, and the form resets. */
 export function RedemptionForm({ initialValues, editId }: RedemptionFormProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();

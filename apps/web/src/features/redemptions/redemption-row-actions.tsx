@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { RedemptionStatus, type Redemption } from '@gatehouse/shared';
 import type { RedemptionActions } from './use-redemption-actions';
 
-/** Copy, enable/disable and edit (both off once used: SPEC §4), delete. */
+/** Copy, enable/disable and edit (both off once used: a used code is history), delete. */
 export function RedemptionRowActions({
   redemption,
   actions,

@@ -13,7 +13,7 @@ import { selfQueryOptions, userKeys } from '../users/users-queries';
 
 type Dialog = 'email' | 'wechat' | null;
 
-/** The accounts bound to the signed-in user, each with its bind button when the server offers it (SPEC §2). */
+/** The accounts bound to the signed-in user, each with its bind button when the server offers it. */
 export function AccountBindings() {
   const { t } = useTranslation();
   const status = useStatus();

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { availableModelsQueryOptions } from './options-queries';
 
-/** The models the user's groups can call, read again each time personal settings is shown (SPEC §7). */
+/** The models the user's groups can call, read again each time personal settings is shown. */
 export function AvailableModels() {
   const { t } = useTranslation();
   const { data: models, isPending } = useQuery({

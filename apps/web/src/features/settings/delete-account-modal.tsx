@@ -7,7 +7,7 @@ import { clearStoredUser, forgetUserQueries, useStoredUser } from '../../api/ses
 import { showError, showSuccess } from '../../api/toast';
 import { deleteSelf } from './options-queries';
 
-/** Deleting one's own account: the user types its username to confirm (SPEC §5). */
+/** Deleting one's own account: the user types its username to confirm. */
 export function DeleteAccountModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const user = useStoredUser();

@@ -4,7 +4,7 @@ import type { OptionForm } from './use-option-form';
 
 const OPTION_KEY = 'EmailDomainWhitelist';
 
-/** The allowed e-mail domains as tags: Enter or a comma adds one; blanks and repeats are not added (SPEC §5). */
+/** The allowed e-mail domains as tags: Enter or a comma adds one; blanks and repeats are not added. */
 export function DomainWhitelistInput({ form }: { form: OptionForm }) {
   const { t } = useTranslation();
   const domains = (form.values[OPTION_KEY] ?? '').split(',').filter(Boolean);

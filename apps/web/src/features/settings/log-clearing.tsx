@@ -10,7 +10,7 @@ import { showError, showSuccess } from '../../api/toast';
 import { clearLogsBefore } from './options-queries';
 import { SettingsSection } from './settings-section';
 
-/** SPEC §9: the default cut-off is 30 days (2,592,000 s) before now. */
+/** The default cut-off is 30 days (2,592,000 s) before now. */
 const DEFAULT_LOG_AGE_SECONDS = 2_592_000;
 
 export function LogClearing() {

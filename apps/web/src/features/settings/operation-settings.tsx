@@ -23,7 +23,8 @@ const quotaKeys = [
 ] as const;
 const ratioKeys = Object.keys(ratioOptionNames) as RatioOptionKey[];
 const generalKeys = ['TopUpLink', 'ChatLink', 'QuotaPerUnit', 'RetryTimes'] as const;
-const monitoringKeys = ['ChannelDisableThreshold'] as const;
+const monitoringKeys = ['ChannelDisableThreshold', 'ChannelBalanceWarningThreshold'] as const;
+const responsesKeys = ['ResponsesRetentionDays'] as const;
 
 function QuotaSection({ options }: { options: OptionValues }) {
   const { t } = useTranslation();
@@ -147,6 +148,13 @@ function MonitoringSection({ options }: { options: OptionValues }) {
         label={t('settings.operation.monitoring.ChannelDisableThreshold')}
         description={t('settings.operation.monitoring.ChannelDisableThresholdHint')}
       />
+      <OptionNumberInput
+        form={form}
+        optionKey="ChannelBalanceWarningThreshold"
+        step={0.01}
+        label={t('settings.operation.monitoring.ChannelBalanceWarningThreshold')}
+        description={t('settings.operation.monitoring.ChannelBalanceWarningThresholdHint')}
+      />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         {(['AutomaticDisableChannelEnabled', 'AutomaticEnableChannelEnabled'] as const).map((key) => (
           <OptionSwitch
@@ -156,6 +164,34 @@ function MonitoringSection({ options }: { options: OptionValues }) {
             label={t(`settings.operation.monitoring.${key}`)}
           />
         ))}
+      </SimpleGrid>
+    </SettingsSection>
+  );
+}
+
+/** Stored Responses API responses: previous_response_id and GET/DELETE /v1/responses/{id} need them. */
+function ResponsesSection({ options }: { options: OptionValues }) {
+  const { t } = useTranslation();
+  const form = useOptionForm(responsesKeys, options);
+  return (
+    <SettingsSection
+      title={t('settings.operation.responses.title')}
+      description={t('settings.operation.responses.description')}
+      form={form}
+    >
+      <OptionSwitch
+        options={options}
+        optionKey="ResponsesStorageEnabled"
+        label={t('settings.operation.responses.ResponsesStorageEnabled')}
+        description={t('settings.operation.responses.ResponsesStorageEnabledHint')}
+      />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <OptionNumberInput
+          form={form}
+          optionKey="ResponsesRetentionDays"
+          label={t('settings.operation.responses.ResponsesRetentionDays')}
+          description={t('settings.operation.responses.ResponsesRetentionDaysHint')}
+        />
       </SimpleGrid>
     </SettingsSection>
   );
@@ -171,6 +207,7 @@ export function OperationSettings() {
             <RatioSection options={options} />
             <GeneralSection options={options} />
             <MonitoringSection options={options} />
+            <ResponsesSection options={options} />
           </Stack>
         )}
       </OptionsGate>

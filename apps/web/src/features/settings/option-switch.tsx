@@ -9,7 +9,7 @@ interface OptionSwitchProps {
   optionKey: string;
   label: string;
   description?: string;
-  /** asked before switching off (SPEC §4: password login) */
+  /** asked before switching off (password login: switching it off can lock people out) */
   confirmOff?: { title: string; message: string };
 }
 

@@ -9,7 +9,7 @@ import { PageLoader } from '../../components/page-loader';
 import { optionsQueryOptions, type OptionValues } from './options-queries';
 
 /**
- * The server lets only the super admin read and write options. An admin still sees the tabs (SPEC §2) with
+ * The server lets only the super admin read and write options. An admin still sees the tabs with
  * the parts it may use (log clearing, update check) and this notice instead of the option fields.
  */
 export function OptionsGate({ children }: { children: (options: OptionValues) => ReactNode }) {

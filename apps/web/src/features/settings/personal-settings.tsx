@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { showSuccess, showWarning } from '../../api/toast';
 import { AccountBindings } from './account-bindings';
+import { ActiveSessions } from './active-sessions';
 import { AvailableModels } from './available-models';
 import { copyText } from './copy-text';
 import { DeleteAccountModal } from './delete-account-modal';
@@ -84,6 +85,12 @@ export function PersonalSettings() {
       </SettingsSection>
       <SettingsSection title={t('settings.personal.bindings.title')}>
         <AccountBindings />
+      </SettingsSection>
+      <SettingsSection
+        title={t('settings.personal.sessions.title')}
+        description={t('settings.personal.sessions.description')}
+      >
+        <ActiveSessions />
       </SettingsSection>
       <DeleteAccountModal opened={isDeleting} onClose={() => setIsDeleting(false)} />
     </Stack>

@@ -108,4 +108,72 @@ describe('settings page', () => {
     expect(await screen.findAllByText('Completion ratio is not a valid JSON string')).not.toHaveLength(0);
     expect(callsTo(fetchMock, 'PUT /api/option/')).toHaveLength(0);
   });
+
+  it('turns on stored Responses API responses at once and saves their retention with its section', async () => {
+    const { fetchMock, user } = setUp(
+      Role.root,
+      { 'PUT /api/option/': envelope(null) },
+      '/setting?tab=operation',
+    );
+    // The switch's label holds its description too.
+    await user.click(await screen.findByLabelText(/^Store Responses API responses/));
+    expect(callsTo(fetchMock, 'PUT /api/option/')[0]?.body).toEqual({
+      key: 'ResponsesStorageEnabled',
+      value: 'true',
+    });
+    const days = screen.getByLabelText('Keep stored responses for (days)');
+    await user.clear(days);
+    await user.type(days, '7');
+    const section = days.closest('.mantine-Paper-root') as HTMLElement;
+    await user.click(within(section).getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(callsTo(fetchMock, 'PUT /api/option/').map((call) => call.body)).toContainEqual({
+        key: 'ResponsesRetentionDays',
+        value: '7',
+      }),
+    );
+  });
+});
+
+describe('active sessions in personal settings', () => {
+  const sessions = [
+    {
+      id: 'here',
+      created_at: 1_700_000_000,
+      last_seen_at: 1_700_000_600,
+      expires_at: 1_702_592_000,
+      ip: '203.0.113.7',
+      user_agent: 'Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0',
+      is_current: true,
+    },
+    {
+      id: 'phone',
+      created_at: 1_700_000_000,
+      last_seen_at: 1_700_000_300,
+      expires_at: 1_702_592_000,
+      ip: '198.51.100.4',
+      user_agent:
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+      is_current: false,
+    },
+  ];
+
+  it('lists them by device and address, and signs out one or all the others', async () => {
+    const { fetchMock, user } = setUp(Role.common, {
+      'GET /api/user/sessions': envelope(sessions),
+      'DELETE /api/user/sessions/phone': envelope(null, 'Signed out'),
+      'DELETE /api/user/sessions': envelope({ ended: 1 }, 'Signed out everywhere else'),
+    });
+    expect(await screen.findByText('Firefox on Linux')).toBeInTheDocument();
+    expect(screen.getByText('Safari on iOS')).toBeInTheDocument();
+    expect(screen.getByText('This device')).toBeInTheDocument();
+    expect(screen.getByText('IP 198.51.100.4')).toBeInTheDocument();
+    // Only the other session has its own sign-out; this one signs out through the menu.
+    const signOuts = screen.getAllByRole('button', { name: 'Sign out' });
+    expect(signOuts).toHaveLength(1);
+    await user.click(signOuts[0]!);
+    await waitFor(() => expect(callsTo(fetchMock, 'DELETE /api/user/sessions/phone')).toHaveLength(1));
+    await user.click(screen.getByRole('button', { name: 'Sign out everywhere else' }));
+    await waitFor(() => expect(callsTo(fetchMock, 'DELETE /api/user/sessions')).toHaveLength(1));
+  });
 });

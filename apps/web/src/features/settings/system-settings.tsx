@@ -19,7 +19,7 @@ const loginSwitches = [
   'RegisterEnabled',
 ] as const;
 
-/** Addresses are saved without a trailing slash (SPEC §5). */
+/** Addresses are saved without a trailing slash. */
 const trimAddress = (value: string) => ({ value: normalizeAddress(value) });
 
 /** A section of plain and secret text options with one save button. */

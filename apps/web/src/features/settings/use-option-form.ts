@@ -8,7 +8,7 @@ import { refreshAfterOptionSave, saveOption, type OptionValues } from './options
 export interface OptionFormSettings {
   /** write-only options: shown blank, saved only when something was typed */
   secrets?: readonly string[];
-  /** saved only when non-empty and changed (SPEC §5: the SMTP port) */
+  /** saved only when non-empty and changed (the SMTP port and the secrets: an empty field keeps the stored value) */
   skipWhenBlank?: readonly string[];
   /** turns the edited text into the value to send, or answers an error message (shown on the field) */
   prepare?: Partial<Record<string, (value: string) => { value: string } | { error: string }>>;

@@ -8,7 +8,7 @@ import { TokenForm } from './token-form';
 import { newTokenFormValues, tokenToFormValues } from './token-form-values';
 import { tokenQueryOptions } from './tokens-queries';
 
-/** /token/add and /token/edit/{id} (SPEC §2): the form is create or edit by the route id. */
+/** /token/add and /token/edit/{id}: the form is create or edit by the route id. */
 export default function TokenEditPage() {
   const { t } = useTranslation();
   const { id } = useParams();

@@ -7,7 +7,7 @@ dayjs.extend(customParseFormat);
 export const EXPIRY_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 const ACCEPTED_FORMATS = [EXPIRY_FORMAT, 'YYYY-MM-DD HH:mm', 'YYYY-MM-DD'];
 
-/** SPEC §5/§9 quick-expiry buttons; a month is 30 days. */
+/** Quick-expiry buttons; a month is 30 days. */
 export const quickExpiries = [
   { label: 'never', seconds: null },
   { label: 'month', seconds: 30 * 24 * 3600 },

@@ -11,7 +11,49 @@ describe('key form values', () => {
       expired_time: -1,
       models: '',
       subnet: '',
+      rpm_limit: 0,
+      tpm_limit: 0,
+      max_parallel_requests: 0,
+      budget: 0,
+      budget_period: '',
+      model_limits: {},
     });
+  });
+
+  it('sends limits as numbers (blank = 0) and the per-model overrides as an object', () => {
+    const payload = toTokenPayload({
+      ...newTokenFormValues(),
+      name: 'limited',
+      limits: {
+        rpm_limit: 60,
+        tpm_limit: '',
+        max_parallel_requests: 4,
+        budget: 1000,
+        budget_period: 'weekly',
+      },
+      modelLimits: '{"gpt-4o": {"rpm_limit": 5}}',
+    });
+    expect(payload).toMatchObject({
+      rpm_limit: 60,
+      tpm_limit: 0,
+      max_parallel_requests: 4,
+      budget: 1000,
+      budget_period: 'weekly',
+      model_limits: { 'gpt-4o': { rpm_limit: 5 } },
+    });
+  });
+
+  it('refuses negative limits, a budget without a period and per-model limits that are not JSON', () => {
+    const values = { ...newTokenFormValues(), name: 'x' };
+    expect(validateTokenForm({ ...values, limits: { ...values.limits, rpm_limit: -1 } }).limits).toBe(
+      'limits.invalidNumber',
+    );
+    expect(validateTokenForm({ ...values, limits: { ...values.limits, budget: 5 } }).limits).toBe(
+      'limits.budgetNeedsPeriod',
+    );
+    expect(validateTokenForm({ ...values, modelLimits: '{gpt' }).modelLimits).toBe(
+      'limits.modelLimitsInvalid',
+    );
   });
 
   it('sends the expiry as epoch seconds, models and subnets as comma lists', () => {

@@ -1,9 +1,17 @@
 import {
   NEW_TOKEN_DEFAULT_QUOTA,
   TOKEN_NAME_MAX_LENGTH,
+  modelLimitsSchema,
   splitCommaList,
+  type ModelLimits,
   type Token,
 } from '@gatehouse/shared';
+import {
+  toLimitFields,
+  toLimitFormValues,
+  validateLimits,
+  type LimitFormValues,
+} from '../../components/limits/limit-form-values';
 import type { TokenPayload } from './tokens-queries';
 import { formatExpiry, parseExpiry } from './token-expiry';
 
@@ -16,9 +24,12 @@ export interface TokenFormValues {
   expiry: string;
   models: string[];
   subnet: string;
+  limits: LimitFormValues;
+  /** JSON text of the per-model overrides, blank = none */
+  modelLimits: string;
 }
 
-/** SPEC §9: a new key starts with 500 000 quota and never expires. */
+/** A new key starts with 500 000 quota and never expires. */
 export const newTokenFormValues = (): TokenFormValues => ({
   name: '',
   remainQuota: NEW_TOKEN_DEFAULT_QUOTA,
@@ -26,6 +37,8 @@ export const newTokenFormValues = (): TokenFormValues => ({
   expiry: '',
   models: [],
   subnet: '',
+  limits: { rpm_limit: '', tpm_limit: '', max_parallel_requests: '', budget: '', budget_period: '' },
+  modelLimits: '',
 });
 
 export const tokenToFormValues = (token: Token): TokenFormValues => ({
@@ -35,6 +48,8 @@ export const tokenToFormValues = (token: Token): TokenFormValues => ({
   expiry: formatExpiry(token.expired_time),
   models: splitCommaList(token.models),
   subnet: token.subnet,
+  limits: toLimitFormValues(token),
+  modelLimits: Object.keys(token.model_limits).length === 0 ? '' : JSON.stringify(token.model_limits),
 });
 
 export type TokenFormIssues = Partial<Record<keyof TokenFormValues, string>>;
@@ -50,6 +65,10 @@ export function validateTokenForm(values: TokenFormValues): TokenFormIssues {
     issues.remainQuota = 'tokens.form.quotaInvalid';
   }
   if (parseExpiry(values.expiry) === null) issues.expiry = 'tokens.form.expiryFormatError';
+  const limitsIssue = validateLimits(values.limits);
+  if (limitsIssue) issues.limits = limitsIssue;
+  if (!modelLimitsSchema.safeParse(values.modelLimits).success)
+    issues.modelLimits = 'limits.modelLimitsInvalid';
   return issues;
 }
 
@@ -63,5 +82,7 @@ export function toTokenPayload(values: TokenFormValues): TokenPayload {
     expired_time: parseExpiry(values.expiry) ?? -1,
     models: values.models.join(','),
     subnet: splitCommaList(values.subnet).join(','),
+    ...toLimitFields(values.limits),
+    model_limits: modelLimitsSchema.parse(values.modelLimits) as ModelLimits,
   };
 }

@@ -1,11 +1,23 @@
 import { useMemo } from 'react';
-import { Button, Group, MultiSelect, NumberInput, Stack, Switch, TagsInput, TextInput } from '@mantine/core';
+import {
+  Button,
+  Fieldset,
+  Group,
+  MultiSelect,
+  NumberInput,
+  Stack,
+  Switch,
+  TagsInput,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { formatQuota } from '@gatehouse/shared';
 import { showSuccess } from '../../api/toast';
+import { LimitInputs } from '../../components/limits/limit-inputs';
 import { translateError } from '../../components/translate-error';
 import { availableModelsQueryOptions } from '../settings/options-queries';
 import { useQuotaDisplay } from '../users/use-quota-display';
@@ -33,7 +45,7 @@ interface TokenFormProps {
   editId?: number;
 }
 
-/** SPEC §5 key form: create (then reset for the next one) or edit. */
+/** Key form: create (then reset for the next one) or edit. */
 export function TokenForm({ initialValues, editId }: TokenFormProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -174,6 +186,31 @@ export function TokenForm({ initialValues, editId }: TokenFormProps) {
           placeholder={t('tokens.form.subnetPlaceholder')}
           {...register('subnet')}
         />
+        <Fieldset legend={t('limits.title')} variant="filled">
+          <Stack gap="sm">
+            <Controller
+              control={control}
+              name="limits"
+              render={({ field }) => (
+                <LimitInputs
+                  value={field.value}
+                  onChange={field.onChange}
+                  error={errors.limits?.message ?? null}
+                />
+              )}
+            />
+            <Textarea
+              label={t('limits.modelLimits')}
+              description={t('limits.modelLimitsHint')}
+              placeholder='{"gpt-4o": {"rpm_limit": 5, "tpm_limit": 20000}}'
+              autosize
+              minRows={2}
+              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+              error={errors.modelLimits?.message && t(errors.modelLimits.message)}
+              {...register('modelLimits')}
+            />
+          </Stack>
+        </Fieldset>
         <Group justify="flex-end" gap="sm">
           <Button variant="default" component={Link} to="/token">
             {t('tokens.form.back')}

@@ -40,7 +40,7 @@ export default function TokensPage() {
     search: searchTokens,
     keyword: state.keyword,
   });
-  // SPEC §8: a key the clipboard refused goes into the search box, where it can be selected and copied.
+  // A key the clipboard refused goes into the search box, where it can be selected and copied.
   const actions = useTokenActions((key) => state.setKeyword(key));
   const columns = useTokenColumns(actions, useQuotaDisplay());
 

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Token, TokenOrder } from '@gatehouse/shared';
+import type { BudgetPeriod, ModelLimits, Token, TokenOrder } from '@gatehouse/shared';
 import { api } from '../../api/client';
 
 export const tokenKeys = {
@@ -17,7 +17,7 @@ export const searchTokens = (keyword: string, signal?: AbortSignal) =>
 export const tokenQueryOptions = (id: number) =>
   queryOptions({ queryKey: tokenKeys.detail(id), queryFn: () => api.get<Token>(`/api/token/${id}`) });
 
-/** The fields the key form sends (SPEC §7). */
+/** The fields the key form sends. */
 export interface TokenPayload {
   name: string;
   remain_quota: number;
@@ -26,6 +26,12 @@ export interface TokenPayload {
   expired_time: number;
   models: string;
   subnet: string;
+  rpm_limit: number;
+  tpm_limit: number;
+  max_parallel_requests: number;
+  budget: number;
+  budget_period: BudgetPeriod;
+  model_limits: ModelLimits;
 }
 
 export const createToken = (token: TokenPayload) => api.post<Token>('/api/token/', token);

@@ -13,11 +13,12 @@ import type { DataTableColumn } from '../../components/data-table';
 import { TokenRowActions } from './token-row-actions';
 import type { TokenActions } from './use-token-actions';
 import { StatusBadge } from '../../components/status-badge';
+import { LimitsSummary } from '../../components/limits/limits-summary';
 
 // Table cells shrink to their content's narrowest width; a badge would otherwise be cut to "Ena…".
 const NO_SHRINK = { minWidth: 'max-content' };
 
-/** The key list's columns (SPEC §2): name, status, used / remaining quota, created, expires, actions. */
+/** The key list's columns: name, status, used / remaining quota, limits, created, expires, actions. */
 export function useTokenColumns(actions: TokenActions, quotaDisplay: QuotaDisplay): DataTableColumn<Token>[] {
   const { t } = useTranslation();
   return useMemo(() => {
@@ -58,6 +59,11 @@ export function useTokenColumns(actions: TokenActions, quotaDisplay: QuotaDispla
             quota(token.remain_quota)
           ),
         sortValue: (token) => (token.unlimited_quota ? Number.MAX_SAFE_INTEGER : token.remain_quota),
+      },
+      {
+        key: 'limits',
+        header: header('limits'),
+        render: (token) => <LimitsSummary limits={token} modelLimits={token.model_limits} />,
       },
       {
         key: 'created',

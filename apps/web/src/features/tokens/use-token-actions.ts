@@ -11,7 +11,7 @@ import { showManualCopy } from './manual-copy-modal';
 
 /**
  * What the key list does with a key. `onCopyFailed` receives the key when the clipboard refuses, so the page
- * can put it into the search box (SPEC §8).
+ * can put it into the search box.
  */
 export function useTokenActions(onCopyFailed: (key: string) => void) {
   const { t } = useTranslation();

@@ -13,7 +13,7 @@ import { useQuotaDisplay } from '../users/use-quota-display';
 import { selfQueryOptions, userKeys } from '../users/users-queries';
 import { buildTopUpUrl, createTransactionId, redeemCode } from './topup-queries';
 
-/** SPEC §2 top-up: the balance, a redemption code field, and the operator's payment link. */
+/** Top-up: the balance, a redemption code field, and the operator's payment link. */
 export default function TopupPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();

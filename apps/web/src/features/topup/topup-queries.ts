@@ -1,6 +1,6 @@
 import { api } from '../../api/client';
 
-/** POST /api/user/topup: data is the quota added. Quiet: the page words its own errors (SPEC §8). */
+/** POST /api/user/topup: data is the quota added. Quiet: the page words its own errors. */
 export const redeemCode = (key: string) => api.post<number>('/api/user/topup', { key }, { quiet: true });
 
 /** A random id for the payment page; `crypto.randomUUID` exists only on https and localhost. */
@@ -9,7 +9,7 @@ export function createTransactionId(): string {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** SPEC §4: the top-up link opens with username, user_id and a random transaction_id. */
+/** The top-up link opens with username, user_id and a random transaction_id. */
 export function buildTopUpUrl(
   link: string,
   user: { id: number; username: string },

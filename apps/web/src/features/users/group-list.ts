@@ -1,6 +1,6 @@
 import { DEFAULT_GROUP } from '@gatehouse/shared';
 
-/** The names of a comma-separated group list; empty means 'default' (SPEC §3). */
+/** The names of a comma-separated group list; empty means 'default'. */
 export function splitGroupList(groups: string): string[] {
   const names = groups
     .split(',')

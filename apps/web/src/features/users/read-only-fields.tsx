@@ -2,7 +2,7 @@ import { SimpleGrid, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@gatehouse/shared';
 
-/** A value the form shows but never sends (SPEC §2: username, GitHub id, WeChat id and e-mail). */
+/** A value the form shows but never sends (username, GitHub id, WeChat id and e-mail). */
 export function ReadOnlyField({ label, value }: { label: string; value: string }) {
   const { t } = useTranslation();
   return (

@@ -1,7 +1,7 @@
 import { DEFAULT_QUOTA_PER_UNIT, formatQuota, type QuotaDisplay } from '@gatehouse/shared';
 import { useStatus } from '../../api/status';
 
-/** How quota is shown (SPEC §4): dollars when display-in-currency is on, else a compact number. */
+/** How quota is shown: dollars when display-in-currency is on, else a compact number. */
 export function useQuotaDisplay(): QuotaDisplay {
   const status = useStatus();
   return {

@@ -1,4 +1,4 @@
-import { Button, Group, NumberInput, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Button, Fieldset, Group, NumberInput, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
@@ -6,6 +6,8 @@ import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { formatCompactNumber, formatQuota, type User } from '@gatehouse/shared';
 import { showSuccess } from '../../api/toast';
+import { LimitInputs } from '../../components/limits/limit-inputs';
+import { toLimitFields, toLimitFormValues } from '../../components/limits/limit-form-values';
 import { translateError } from '../../components/translate-error';
 import { GroupInput } from './group-input';
 import { splitGroupList } from './group-list';
@@ -32,6 +34,7 @@ export function UserEditForm({ user }: { user: User }) {
       password: '',
       groups: splitGroupList(user.group),
       quota: user.quota,
+      limits: toLimitFormValues(user),
     },
   });
   const mutation = useMutation({
@@ -42,6 +45,7 @@ export function UserEditForm({ user }: { user: User }) {
         password: values.password,
         group: values.groups.join(','),
         quota: values.quota,
+        ...toLimitFields(values.limits),
       }),
     onSuccess: () => {
       showSuccess(t('users.edit.success'));
@@ -106,6 +110,19 @@ export function UserEditForm({ user }: { user: User }) {
             />
           )}
         />
+        <Fieldset legend={t('limits.title')} variant="filled">
+          <Controller
+            control={control}
+            name="limits"
+            render={({ field }) => (
+              <LimitInputs
+                value={field.value}
+                onChange={field.onChange}
+                error={errors.limits?.message ?? null}
+              />
+            )}
+          />
+        </Fieldset>
         <BoundAccountFields user={user} />
         <Group justify="flex-end">
           <Button variant="default" component={Link} to="/user">

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { validateLimits, type LimitFormValues } from '../../components/limits/limit-form-values';
 import {
   DISPLAY_NAME_MAX_LENGTH,
   PASSWORD_MAX_LENGTH,
@@ -36,5 +37,9 @@ export const editUserFormSchema = z.object({
     .number({ error: 'users.form.quotaInvalid' })
     .int('users.form.quotaInvalid')
     .min(0, 'users.form.quotaInvalid'),
+  limits: z.custom<LimitFormValues>().superRefine((limits, context) => {
+    const issue = validateLimits(limits);
+    if (issue) context.addIssue({ code: 'custom', message: issue });
+  }),
 });
 export type EditUserFormValues = z.infer<typeof editUserFormSchema>;

@@ -12,7 +12,7 @@ function patchRows(rows: User[], username: string, patch: Partial<User> | null):
 
 /**
  * Applies the answer of a manage action to every loaded list and search page, without refetching: the new
- * status and role from the server, or the row hidden when it was deleted (SPEC §4).
+ * status and role from the server, or the row hidden when it was deleted.
  */
 export function patchUserInLists(
   queryClient: QueryClient,

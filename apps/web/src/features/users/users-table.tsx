@@ -6,8 +6,9 @@ import { UserActions } from './user-actions';
 import { useFormatQuota } from './use-quota-display';
 import { splitGroupList } from './group-list';
 import { StatusBadge } from '../../components/status-badge';
+import { LimitsSummary } from '../../components/limits/limits-summary';
 
-/** SPEC §9: usernames are shown truncated to 15 characters. */
+/** Usernames are shown truncated to 15 characters. */
 const USERNAME_SHOWN_LENGTH = 15;
 
 // Badges keep their full text on narrow screens; the table scrolls sideways instead.
@@ -77,6 +78,11 @@ export function UsersTable(props: UsersTableProps) {
           </Tooltip>
         </Group>
       ),
+    },
+    {
+      key: 'limits',
+      header: t('users.list.limits'),
+      render: (user) => <LimitsSummary limits={user} />,
     },
     {
       key: 'role',

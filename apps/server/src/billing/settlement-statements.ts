@@ -1,0 +1,159 @@
+import type { CompiledQuery } from 'kysely';
+import type { Db } from '../db/database';
+import type { NewLogRow } from '../db/schema';
+import { precompile } from './precompiled-query';
+
+/**
+ * The settlement's statements, compiled once per database (billing/precompiled-query.ts): with group commit a
+ * batch often holds one or two requests, so building each statement anew would cost more than running it.
+ */
+const ID = -9_100_001;
+const AMOUNT = -9_100_002;
+const COUNT = -9_100_003;
+const TIME = -9_100_004;
+
+/**
+ * The usual settlement of one user in one statement: the balance moves by the difference to the reservations
+ * (a refund when negative) and the usage grows, when the balance covers the difference.
+ */
+export const settleUserWhole = precompile(
+  (db, id: number, difference: number, used: number, requests: number) =>
+    db
+      .updateTable('users')
+      .set((set) => ({
+        quota: set('quota', '-', difference),
+        used_quota: set('used_quota', '+', used),
+        request_count: set('request_count', '+', requests),
+      }))
+      .where('id', '=', id)
+      .where('quota', '>=', difference),
+  [ID, AMOUNT, -9_100_005, COUNT],
+);
+
+/** The same for a limited key. */
+export const settleTokenWhole = precompile(
+  (db, id: number, difference: number, used: number, requests: number, accessedTime: number) =>
+    db
+      .updateTable('tokens')
+      .set((set) => ({
+        remain_quota: set('remain_quota', '-', difference),
+        used_quota: set('used_quota', '+', used),
+        request_count: set('request_count', '+', requests),
+        accessed_time: accessedTime,
+      }))
+      .where('id', '=', id)
+      .where('remain_quota', '>=', difference),
+  [ID, AMOUNT, -9_100_005, COUNT, TIME],
+);
+
+export const addToUserBalance = precompile(
+  (db, id: number, amount: number) =>
+    db
+      .updateTable('users')
+      .set((set) => ({ quota: set('quota', '+', amount) }))
+      .where('id', '=', id),
+  [ID, AMOUNT],
+);
+
+/** Takes `amount` only when the balance covers it. */
+export const takeWholeFromUser = precompile(
+  (db, id: number, amount: number) =>
+    db
+      .updateTable('users')
+      .set((set) => ({ quota: set('quota', '-', amount) }))
+      .where('id', '=', id)
+      .where('quota', '>=', amount),
+  [ID, AMOUNT],
+);
+
+export const addToTokenBalance = precompile(
+  (db, id: number, amount: number) =>
+    db
+      .updateTable('tokens')
+      .set((set) => ({ remain_quota: set('remain_quota', '+', amount) }))
+      .where('id', '=', id),
+  [ID, AMOUNT],
+);
+
+export const takeWholeFromToken = precompile(
+  (db, id: number, amount: number) =>
+    db
+      .updateTable('tokens')
+      .set((set) => ({ remain_quota: set('remain_quota', '-', amount) }))
+      .where('id', '=', id)
+      .where('remain_quota', '>=', amount),
+  [ID, AMOUNT],
+);
+
+export const addUserUsage = precompile(
+  (db, id: number, used: number, requests: number) =>
+    db
+      .updateTable('users')
+      .set((set) => ({
+        used_quota: set('used_quota', '+', used),
+        request_count: set('request_count', '+', requests),
+      }))
+      .where('id', '=', id),
+  [ID, AMOUNT, COUNT],
+);
+
+export const addTokenUsage = precompile(
+  (db, id: number, used: number, requests: number, accessedTime: number) =>
+    db
+      .updateTable('tokens')
+      .set((set) => ({
+        used_quota: set('used_quota', '+', used),
+        request_count: set('request_count', '+', requests),
+        accessed_time: accessedTime,
+      }))
+      .where('id', '=', id),
+  [ID, AMOUNT, COUNT, TIME],
+);
+
+export const addChannelUsage = precompile(
+  (db, id: number, used: number, requests: number) =>
+    db
+      .updateTable('channels')
+      .set((set) => ({
+        used_quota: set('used_quota', '+', used),
+        request_count: set('request_count', '+', requests),
+      }))
+      .where('id', '=', id),
+  [ID, AMOUNT, COUNT],
+);
+
+export const deleteReservationRecord = precompile(
+  (db, id: string) => db.deleteFrom('quota_reservations').where('id', '=', id),
+  ['\u0000reservation'],
+);
+
+const logInserts = new WeakMap<Db, Map<string, { compiled: CompiledQuery; columns: string[] }>>();
+
+/**
+ * One log row's INSERT, compiled once per database and set of columns (whatever columns the row carries, so
+ * a column added to the log row needs nothing here).
+ */
+export function insertLogRow(db: Db, row: NewLogRow): CompiledQuery {
+  const columns = Object.keys(row).sort();
+  const key = columns.join(',');
+  let byColumns = logInserts.get(db);
+  if (!byColumns) {
+    byColumns = new Map();
+    logInserts.set(db, byColumns);
+  }
+  let entry = byColumns.get(key);
+  if (!entry) {
+    const standIns = columns.map((_, index) => `\u0000log${index}`);
+    const sample = Object.fromEntries(columns.map((column, index) => [column, standIns[index]]));
+    const compiled = db
+      .insertInto('logs')
+      .values(sample as unknown as NewLogRow)
+      .compile();
+    const slots = compiled.parameters.map((value) => standIns.indexOf(value as string));
+    if (slots.some((slot) => slot < 0)) throw new Error('a log column compiled to no parameter');
+    entry = { compiled, columns: slots.map((slot) => columns[slot]) };
+    byColumns.set(key, entry);
+  }
+  const values = row as Record<string, unknown>;
+  return { ...entry.compiled, parameters: entry.columns.map((column) => values[column]) };
+}

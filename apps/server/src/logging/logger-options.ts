@@ -1,0 +1,48 @@
+import type { FastifyServerOptions } from 'fastify';
+import type { LogFormat, LogLevel } from '../config/config';
+import { REQUEST_LINE_FIELDS, REQUEST_LINE_MESSAGE } from './request-log';
+
+export type ChosenLogFormat = 'pretty' | 'json';
+
+/** LOG_FORMAT=auto: lines for people on a terminal, JSON for log collectors (systemd, containers, files). */
+export function chooseLogFormat(format: LogFormat, isTerminal: boolean): ChosenLogFormat {
+  if (format === 'auto') return isTerminal ? 'pretty' : 'json';
+  return format;
+}
+
+/** `POST /v1/chat/completions 200 in 35.2 ms (model gpt-4o-mini, key "my app")` */
+export function formatRequestLine(log: Record<string, unknown>): string {
+  const details = [
+    log.model === undefined ? null : `model ${String(log.model)}`,
+    log.keyName === undefined ? null : `key "${String(log.keyName)}"`,
+    log.user === undefined ? null : `user ${String(log.user)}`,
+  ].filter((detail) => detail !== null);
+  const line = `${String(log.method)} ${String(log.path)} ${String(log.status)} in ${String(log.durationMs)} ms`;
+  return details.length === 0 ? line : `${line} (${details.join(', ')})`;
+}
+
+/**
+ * Fastify's logger options. JSON is pino's own output, unchanged; pretty loads pino-pretty only then, so JSON
+ * logging never pays for it, and writes synchronously (a person's terminal, not a busy collector) to
+ * `destination`, stdout by default.
+ */
+export async function createLoggerOptions(
+  level: LogLevel,
+  format: ChosenLogFormat,
+  destination: number | NodeJS.WritableStream = 1,
+): Promise<NonNullable<FastifyServerOptions['logger']>> {
+  if (format === 'json') return { level };
+  const { default: pretty } = await import('pino-pretty');
+  return {
+    level,
+    stream: pretty({
+      destination,
+      sync: true,
+      singleLine: true,
+      translateTime: 'SYS:HH:MM:ss',
+      ignore: ['pid', 'hostname', 'reqId', ...REQUEST_LINE_FIELDS].join(','),
+      messageFormat: (log, messageKey) =>
+        log[messageKey] === REQUEST_LINE_MESSAGE ? formatRequestLine(log) : String(log[messageKey] ?? ''),
+    }),
+  };
+}

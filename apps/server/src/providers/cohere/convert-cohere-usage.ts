@@ -1,0 +1,21 @@
+import type { TokenUsage } from '../../canonical/translation';
+import type { CohereUsage } from './cohere-wire-types';
+
+const count = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : null;
+
+/**
+ * Cohere's usage as billed tokens. `billed_units` is what Cohere charges for
+ * (https://docs.cohere.com/docs/how-does-cohere-pricing-work); `tokens` also counts the prompt template Cohere
+ * wraps around the messages, so it is read only when an answer has no billed units. Null when neither has a
+ * count.
+ */
+export function convertCohereUsage(usage: CohereUsage | null | undefined): TokenUsage | null {
+  if (!usage) return null;
+  for (const counts of [usage.billed_units, usage.tokens]) {
+    const input = count(counts?.input_tokens);
+    const output = count(counts?.output_tokens);
+    if (input !== null || output !== null) return { promptTokens: input ?? 0, completionTokens: output ?? 0 };
+  }
+  return null;
+}

@@ -1,0 +1,51 @@
+import { UnsupportedOptionError } from '../canonical/translation';
+import type { ChannelCredentials, ProviderAdapter, UpstreamRequest } from '../providers/provider-types';
+import { prepareChannelCredentials } from './channel-credentials';
+import { RelayError } from './relay-error';
+import type { RelayJob } from './relay-job';
+import type { AttemptOutcome } from './upstream-failure';
+
+/**
+ * An adapter could not build a request from the channel's stored settings (a key saved before the save-time
+ * checks, a config it cannot read): the channel is misconfigured, which neither the client nor the network
+ * can fix.
+ */
+export class ChannelSetupError extends Error {
+  constructor(readonly reason: unknown) {
+    super(reason instanceof Error ? reason.message : String(reason));
+  }
+}
+
+function rethrow(error: unknown): never {
+  if (error instanceof UnsupportedOptionError || error instanceof RelayError) throw error;
+  throw new ChannelSetupError(error);
+}
+
+/**
+ * Runs an adapter's buildRequest, sync or async, so that what it throws about the channel (anything but an
+ * option the vendor lacks) reads as the channel's setup failing rather than as the upstream being unreachable.
+ */
+export function buildUpstreamRequest<T>(build: () => T): T {
+  let built: T;
+  try {
+    built = build();
+  } catch (error) {
+    rethrow(error);
+  }
+  return built instanceof Promise ? (built.catch(rethrow) as T) : built;
+}
+
+/**
+ * The upstream request of one attempt on the job's channel: the channel's credentials prepared first (an
+ * access token for Vertex, Baidu …, from the cache), then the adapter's build, guarded as above. Every endpoint
+ * but chat builds through here; chat's lanes do the same inline, without an await when no token is needed.
+ */
+export async function buildChannelRequest(
+  job: RelayJob,
+  adapter: ProviderAdapter,
+  build: (channel: ChannelCredentials) => UpstreamRequest,
+): Promise<AttemptOutcome<UpstreamRequest>> {
+  const prepared = await prepareChannelCredentials(job.runtime, job.channel, adapter);
+  if (!prepared.ok) return prepared;
+  return { ok: true, value: buildUpstreamRequest(() => build(prepared.value)) };
+}

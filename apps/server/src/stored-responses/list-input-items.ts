@@ -1,0 +1,72 @@
+import type { ChatMessage } from '../canonical/chat';
+import { relayErrors } from '../relay/relay-error';
+import { convertToInputItems, type InputItem } from './convert-to-input-items';
+import { getOwnedRow, requireResponseStorage, type ResponseStorageContext } from './response-storage';
+
+/** The query of GET /v1/responses/{id}/input_items, as the client sent it. */
+export interface InputItemsQuery {
+  limit?: string;
+  order?: string;
+  after?: string;
+}
+
+export interface InputItemList {
+  object: 'list';
+  data: InputItem[];
+  first_id: string | null;
+  last_id: string | null;
+  has_more: boolean;
+}
+
+const DEFAULT_LIMIT = 20;
+const MAX_LIMIT = 100;
+
+function readLimit(limit: string | undefined): number {
+  if (limit === undefined) return DEFAULT_LIMIT;
+  const value = Number(limit);
+  if (!Number.isInteger(value) || value < 1 || value > MAX_LIMIT) {
+    throw relayErrors.invalidRequest(`limit must be a whole number from 1 to ${MAX_LIMIT}`, 'limit');
+  }
+  return value;
+}
+
+function readOrder(order: string | undefined): 'asc' | 'desc' {
+  if (order === undefined || order === 'desc' || order === 'asc') return order ?? 'desc';
+  throw relayErrors.invalidRequest("order must be 'asc' or 'desc'", 'order');
+}
+
+/**
+ * GET /v1/responses/{id}/input_items (https://platform.openai.com/docs/api-reference/responses/input-items):
+ * the conversation the response answered (a previous_response_id's included, as the stored row keeps it),
+ * newest first unless order=asc, `limit` items after the item `after`.
+ */
+export async function listInputItems(
+  context: ResponseStorageContext,
+  userId: number,
+  id: string,
+  query: InputItemsQuery,
+): Promise<InputItemList> {
+  requireResponseStorage(context.options);
+  const limit = readLimit(query.limit);
+  const order = readOrder(query.order);
+  const row = await getOwnedRow(context, userId, id);
+  const items = convertToInputItems(row.id, JSON.parse(row.conversation) as ChatMessage[]);
+  if (order === 'desc') items.reverse();
+
+  let start = 0;
+  if (query.after !== undefined && query.after !== '') {
+    const index = items.findIndex((item) => item.id === query.after);
+    if (index < 0) {
+      throw relayErrors.invalidRequest(`No input item with id '${query.after}' in response '${id}'`, 'after');
+    }
+    start = index + 1;
+  }
+  const data = items.slice(start, start + limit);
+  return {
+    object: 'list',
+    data,
+    first_id: data[0]?.id ?? null,
+    last_id: data.at(-1)?.id ?? null,
+    has_more: start + limit < items.length,
+  };
+}

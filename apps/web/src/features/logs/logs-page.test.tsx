@@ -1,0 +1,97 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { LogType, type Log } from '@gatehouse/shared';
+import { StorageKey } from '../../api/storage';
+import { envelope, mockApi } from '../../test/mock-api';
+import { renderApp, testStatus, testUser } from '../../test/render-app';
+
+const cachedClaude: Log = {
+  id: 7,
+  user_id: 2,
+  username: 'alice',
+  type: LogType.consume,
+  content: 'model ratio 1.5, completion ratio 4, cache read ratio 0.1, cache write ratio 1.25, group ratio 1',
+  token_name: 'work',
+  model_name: 'claude-sonnet-4-5',
+  prompt_tokens: 4700,
+  completion_tokens: 800,
+  quota: 7988,
+  channel: 3,
+  elapsed_time: 1234,
+  is_stream: true,
+  created_at: 1_700_000_000,
+  request_id: 'req-abc123',
+  cache_read_tokens: 3000,
+  cache_write_tokens: 500,
+  reasoning_tokens: 300,
+  inbound_protocol: 'anthropic-messages',
+  model_ratio: 1.5,
+  completion_ratio: 4,
+  cache_read_ratio: 0.1,
+  cache_write_ratio: 1.25,
+  group_ratio: 1,
+};
+
+const olderEntry: Log = {
+  ...cachedClaude,
+  id: 6,
+  created_at: 1_699_000_000,
+  request_id: '',
+  cache_read_tokens: 0,
+  cache_write_tokens: 0,
+  reasoning_tokens: 0,
+  inbound_protocol: '',
+  model_ratio: 0,
+  completion_ratio: 0,
+  cache_read_ratio: 0,
+  cache_write_ratio: 0,
+  group_ratio: 0,
+  content: 'model ratio 1.25, completion ratio 4, group ratio 1',
+};
+
+function setUp() {
+  localStorage.setItem(StorageKey.user, JSON.stringify(testUser()));
+  mockApi({
+    'GET /api/status': envelope(testStatus()),
+    'GET /api/log/self/': envelope([cachedClaude, olderEntry]),
+    'GET /api/log/self/stat': envelope({ quota: 7988 }),
+  });
+  return renderApp('/log');
+}
+
+describe('log detail', () => {
+  it('opens a drawer with the itemised usage, the ratios and the charge written out', async () => {
+    const { user } = setUp();
+    const [newest] = await screen.findAllByText('claude-sonnet-4-5', undefined, { timeout: 15_000 });
+    await user.click(newest.closest('tr')!);
+    const drawer = await screen.findByRole('dialog', { name: 'Log entry' });
+    const value = (label: string) => within(drawer).getByText(label).closest('tr')!.lastChild!.textContent;
+    expect(value('Prompt tokens, fresh')).toBe('1,200');
+    expect(value('Prompt tokens read from the cache')).toBe('3,000');
+    expect(value('Prompt tokens written to the cache')).toBe('500');
+    expect(value('Completion tokens')).toBe('800');
+    expect(value('of which reasoning')).toBe('300');
+    expect(value('Cache read ratio')).toBe('× 0.1');
+    expect(value('Cache write ratio')).toBe('× 1.25');
+    expect(within(drawer).getByTestId('log-charge-arithmetic')).toHaveTextContent(
+      '(1,200 + 3,000 × 0.1 + 500 × 1.25 + 800 × 4) × 1.5 × 1 = 7,987.5 → 7,988',
+    );
+    expect(value('Client API')).toBe('Anthropic Messages');
+    expect(value('Stream')).toBe('Yes');
+    expect(value('Elapsed time')).toBe('1,234 ms');
+    expect(value('Request ID')).toBe('req-abc123');
+    // A user's own view does not name channels, as the table does not.
+    expect(within(drawer).queryByText('Channel')).toBeNull();
+  });
+
+  it('opens from the keyboard and says when an entry predates the itemised charges', async () => {
+    const { user } = setUp();
+    await screen.findAllByText('claude-sonnet-4-5', undefined, { timeout: 15_000 });
+    const older = screen.getByRole('row', { name: /Details of the entry at 2023-11-03/ });
+    older.focus();
+    await user.keyboard('{Enter}');
+    const drawer = await screen.findByRole('dialog', { name: 'Log entry' });
+    expect(within(drawer).getByText(/written before the log itemised charges/)).toBeInTheDocument();
+    expect(within(drawer).queryByTestId('log-charge-arithmetic')).toBeNull();
+  });
+});

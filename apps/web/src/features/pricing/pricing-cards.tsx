@@ -1,0 +1,39 @@
+import { Badge, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { PriceList, PricedModel } from '@gatehouse/shared';
+import { formatPrice } from './pricing-queries';
+
+/** The price list on a phone: one card a model, the four prices in two columns (no sideways scrolling). */
+export function PricingCards({ list, models }: { list: PriceList; models: PricedModel[] }) {
+  const { t } = useTranslation();
+  const price = (key: string, value: number) => (
+    <div>
+      <Text size="xs" c="dimmed">
+        {t(`pricing.column.${key}`)}
+      </Text>
+      <Text size="sm">{formatPrice(value, list)}</Text>
+    </div>
+  );
+  return (
+    <Stack gap="sm">
+      {models.map((model) => (
+        <Paper key={model.model} withBorder p="sm" radius="md">
+          <Group justify="space-between" wrap="nowrap" mb={6} gap="xs">
+            <Text size="sm" fw={600} ff="monospace" style={{ wordBreak: 'break-all' }}>
+              {model.model}
+            </Text>
+            <Badge variant="light" color="gray" tt="none" style={{ flexShrink: 0 }}>
+              {t('pricing.groupRatio', { group: model.group, ratio: model.group_ratio })}
+            </Badge>
+          </Group>
+          <SimpleGrid cols={2} spacing="xs" verticalSpacing={4}>
+            {price('input', model.input_price)}
+            {price('output', model.output_price)}
+            {price('cacheRead', model.cache_read_price)}
+            {price('cacheWrite', model.cache_write_price)}
+          </SimpleGrid>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
