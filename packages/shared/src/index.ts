@@ -18,3 +18,5 @@ export * from './account-schemas';
 export * from './channel-balance';
 export * from './session-schemas';
 export * from './pricing-schemas';
+export * from './two-factor-schemas';
+export * from './audit-schemas';

@@ -32,6 +32,8 @@ export interface UsersTable {
   budget: Generated<number>;
   /** '' | 'daily' | 'weekly' | 'monthly' */
   budget_period: Generated<string>;
+  /** 1 when two-factor sign-in is on (its secret is in two_factor) */
+  two_factor_enabled: Generated<number>;
 }
 
 export interface TokensTable {
@@ -134,6 +136,8 @@ export interface LogsTable {
   cache_read_ratio: Generated<number>;
   cache_write_ratio: Generated<number>;
   group_ratio: Generated<number>;
+  /** US dollars per call when the model was priced per call (ModelPrice); 0 when priced by tokens */
+  call_price: Generated<number>;
 }
 
 export interface OptionsTable {
@@ -189,6 +193,88 @@ export interface SessionsTable {
   user_agent: string;
 }
 
+/** One counter per cached topic, bumped after every change to it (sync/change-feed.ts). */
+export interface ChangeVersionsTable {
+  /** channels, options, keys or users */
+  topic: string;
+  version: number;
+}
+
+/** A user's TOTP secret (sealed, see auth/two-factor-secret.ts); pending until its first code is confirmed */
+export interface TwoFactorTable {
+  user_id: number;
+  secret: string;
+  is_enabled: Generated<number>;
+  /** the newest 30-second step a code was accepted for; older and equal steps are refused (no replay) */
+  last_used_step: Generated<number>;
+  created_at: number;
+  enabled_at: Generated<number>;
+}
+
+/** One unused recovery code: its SHA-256, deleted when used */
+export interface TwoFactorRecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+}
+
+/** A sign-in that passed its first step and waits for a code; id is the SHA-256 of the cookie's token */
+export interface TwoFactorChallengesTable {
+  id: string;
+  user_id: number;
+  session_version: number;
+  expires_at: number;
+  failed_attempts: Generated<number>;
+}
+
+/** One change made through the management API or by the system (audit/); `changes` is JSON, secrets masked. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  created_at: number;
+  actor_id: number;
+  actor_name: string;
+  ip: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  target_name: string;
+  changes: string;
+}
+
+/**
+ * Usage summed per bucket (an hour or a day of the server's clock, starting at bucket_start) and per user,
+ * key name, model and channel: derived from the logs (rollups/), so it can always be rebuilt from them.
+ */
+export interface UsageRollupsTable {
+  bucket_start: number;
+  user_id: number;
+  token_name: string;
+  model_name: string;
+  channel_id: number;
+  request_count: number;
+  error_count: number;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  reasoning_tokens: number;
+  /** over the requests that succeeded (request_count - error_count) */
+  latency_ms_sum: number;
+  /** counts of succeeded requests per latency bucket (rollups/latency-histogram.ts) */
+  latency_bucket_0: number;
+  latency_bucket_1: number;
+  latency_bucket_2: number;
+  latency_bucket_3: number;
+  latency_bucket_4: number;
+  latency_bucket_5: number;
+  latency_bucket_6: number;
+  latency_bucket_7: number;
+  latency_bucket_8: number;
+  latency_bucket_9: number;
+  latency_bucket_10: number;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -200,6 +286,11 @@ export interface Database {
   stored_responses: StoredResponsesTable;
   quota_reservations: QuotaReservationsTable;
   sessions: SessionsTable;
+  audit_log: AuditLogTable;
+  two_factor: TwoFactorTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
+  two_factor_challenges: TwoFactorChallengesTable;
+  change_versions: ChangeVersionsTable;
 }
 
 export type SessionRow = Selectable<SessionsTable>;
@@ -212,3 +303,4 @@ export type AbilityRow = Selectable<AbilitiesTable>;
 export type RedemptionRow = Selectable<RedemptionsTable>;
 export type LogRow = Selectable<LogsTable>;
 export type NewLogRow = Insertable<LogsTable>;
+export type UsageRollupRow = Selectable<UsageRollupsTable>;

@@ -5,6 +5,11 @@ import * as itemisedLogBilling from './0003-itemised-log-billing';
 import * as quotaReservations from './0004-quota-reservations';
 import * as keyUserLimits from './0005-key-user-limits';
 import * as sessions from './0006-sessions';
+import * as twoFactor from './0008-two-factor';
+import * as auditLog from './0009-audit-log';
+import * as usageRollups from './0010-usage-rollups';
+import * as changeVersions from './0011-change-versions';
+import * as logCallPrice from './0012-log-call-price';
 
 /**
  * Every migration, in order. Names are the version; never rename or edit one that has shipped —
@@ -17,4 +22,9 @@ export const migrations: Record<string, Migration> = {
   '0004-quota-reservations': quotaReservations,
   '0005-key-user-limits': keyUserLimits,
   '0006-sessions': sessions,
+  '0008-two-factor': twoFactor,
+  '0009-audit-log': auditLog,
+  '0010-usage-rollups': usageRollups,
+  '0011-change-versions': changeVersions,
+  '0012-log-call-price': logCallPrice,
 };

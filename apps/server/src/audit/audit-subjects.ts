@@ -1,0 +1,91 @@
+import { parseChannelConfig, secretChannelConfigFields, type AuditChange } from '@gatehouse/shared';
+import type { ChannelRow, RedemptionRow, TokenRow, UserRow } from '../db/schema';
+import { toPublicChannel } from '../channels/channel-repository';
+import { isSecretOption, type OptionKey } from '../options/option-defaults';
+import { toRedemption } from '../redemptions/redemption-repository';
+import { toToken } from '../tokens/token-repository';
+import { toPublicUser } from '../users/user-repository';
+import { diffAuditFields, toAuditValue, type AuditFields } from './audit-diff';
+
+/**
+ * What the audit log compares for each kind of target, and which of those fields are secret. Counters the relay
+ * moves on its own (used quota, request counts, test times, balances) are left out: they are not edits.
+ */
+
+function toAuditFields(value: object, leaveOut: readonly string[]): AuditFields {
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([field]) => !leaveOut.includes(field))
+      .map(([field, fieldValue]) => [field, toAuditValue(fieldValue)]),
+  );
+}
+
+const USER_SECRETS = ['password', 'access_token'];
+const USER_COUNTERS = ['used_quota', 'request_count', 'created_at'];
+
+function userFields(row: UserRow): AuditFields {
+  return {
+    ...toAuditFields(toPublicUser(row), USER_COUNTERS),
+    password: row.password,
+    access_token: row.access_token,
+  };
+}
+
+export function userChanges(before: UserRow | null, after: UserRow | null): AuditChange[] {
+  return diffAuditFields(before && userFields(before), after && userFields(after), USER_SECRETS);
+}
+
+const CHANNEL_SECRETS = ['key', ...secretChannelConfigFields.map((field) => `config.${field}`)];
+const CHANNEL_LEFT_OUT = [
+  'used_quota',
+  'request_count',
+  'response_time',
+  'test_time',
+  'balance',
+  'balance_updated_time',
+  'created_time',
+  // compared field by field below
+  'config',
+];
+
+/** The config's fields one by one, so a changed region shows while its credentials stay masked. */
+function channelFields(row: ChannelRow): AuditFields {
+  const config = parseChannelConfig(row.config);
+  const configFields: AuditFields = config
+    ? Object.fromEntries(Object.entries(config).map(([field, value]) => [`config.${field}`, value]))
+    : { 'config.text': row.config };
+  return {
+    ...toAuditFields(toPublicChannel(row, { withSecrets: true }), CHANNEL_LEFT_OUT),
+    ...configFields,
+  };
+}
+
+const CHANNEL_SECRET_FIELDS = [...CHANNEL_SECRETS, 'config.text'];
+
+export function channelChanges(before: ChannelRow | null, after: ChannelRow | null): AuditChange[] {
+  return diffAuditFields(
+    before && channelFields(before),
+    after && channelFields(after),
+    CHANNEL_SECRET_FIELDS,
+  );
+}
+
+const TOKEN_COUNTERS = ['used_quota', 'request_count', 'accessed_time'];
+
+export function tokenChanges(before: TokenRow | null, after: TokenRow | null): AuditChange[] {
+  const fields = (row: TokenRow) => toAuditFields(toToken(row), TOKEN_COUNTERS);
+  return diffAuditFields(before && fields(before), after && fields(after), ['key']);
+}
+
+/** A redemption code is worth quota to whoever types it: masked like a key. */
+export function redemptionChanges(
+  before: RedemptionRow | null,
+  after: RedemptionRow | null,
+): AuditChange[] {
+  const fields = (row: RedemptionRow) => toAuditFields(toRedemption(row), []);
+  return diffAuditFields(before && fields(before), after && fields(after), ['key']);
+}
+
+export function optionChanges(key: OptionKey, before: string, after: string): AuditChange[] {
+  return diffAuditFields({ value: before }, { value: after }, isSecretOption(key) ? ['value'] : []);
+}
