@@ -25,10 +25,15 @@ export function buildChatBody(mode: Mode): string {
   });
 }
 
-export function buildRequestTarget(baseUrl: string, apiKey: string, mode: Mode): RequestTarget {
+export function buildRequestTarget(
+  baseUrl: string,
+  apiKey: string,
+  mode: Mode,
+  extraHeaders: Record<string, string> = {},
+): RequestTarget {
   return {
     url: `${baseUrl}/v1/chat/completions`,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}`, ...extraHeaders },
     body: buildChatBody(mode),
   };
 }

@@ -10,6 +10,8 @@ export const builtPaths = {
   mock: path.join(BUILD_DIR, 'mock-upstream.mjs'),
   floor: path.join(BUILD_DIR, 'floor-proxy.mjs'),
   exitWithParent: path.join(BUILD_DIR, 'exit-with-parent.mjs'),
+  eventLoopProbe: path.join(BUILD_DIR, 'event-loop-probe.mjs'),
+  portkeyPreload: path.join(BUILD_DIR, 'portkey-preload.mjs'),
   gateway: path.join(BUILD_DIR, 'gateway.mjs'),
 };
 
@@ -42,7 +44,7 @@ function buildGateway(root: string, outfile: string) {
   });
 }
 
-/** Bundles the mock, the floor, the preload and the gateway of serverRoot(). */
+/** Bundles the mock, the floor, the preloads and the gateway of serverRoot(). */
 export async function buildBenchChildren(): Promise<void> {
   await Promise.all([
     build({ ...common, entryPoints: [path.join(BENCH_DIR, 'mock-upstream.ts')], outfile: builtPaths.mock }),
@@ -51,6 +53,16 @@ export async function buildBenchChildren(): Promise<void> {
       ...common,
       entryPoints: [path.join(BENCH_DIR, 'exit-with-parent.ts')],
       outfile: builtPaths.exitWithParent,
+    }),
+    build({
+      ...common,
+      entryPoints: [path.join(BENCH_DIR, 'event-loop-probe.ts')],
+      outfile: builtPaths.eventLoopProbe,
+    }),
+    build({
+      ...common,
+      entryPoints: [path.join(BENCH_DIR, 'portkey-preload.ts')],
+      outfile: builtPaths.portkeyPreload,
     }),
     buildGateway(serverRoot(), builtPaths.gateway),
   ]);

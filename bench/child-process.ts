@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { builtPaths } from './build-children';
@@ -15,6 +18,18 @@ export interface BenchChild {
   exitCode(): number | null;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone */
   stop(graceMs?: number): Promise<void>;
+  /** starts a new event-loop delay histogram (event-loop-probe.ts) */
+  resetLoopDelay(): void;
+  /** the histogram since the last reset, in ms */
+  readLoopDelay(): Promise<LoopDelay>;
+}
+
+/** How late the child's 1 ms timer fired (event-loop-probe.ts), in milliseconds. */
+export interface LoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+  count: number;
 }
 
 export interface SpawnOptions {
@@ -24,12 +39,25 @@ export interface SpawnOptions {
   args: string[];
   /** extra node flags before the preload, e.g. --cpu-prof */
   nodeFlags?: string[];
+  /** more modules to preload after ours (absolute paths) */
+  preloads?: string[];
   env?: NodeJS.ProcessEnv;
   /** where stdout and stderr go: piped (to read the ready line) or a file descriptor */
   output: 'pipe' | number;
 }
 
 const running = new Set<BenchChild>();
+
+let reportDirectory: string | null = null;
+/** Where children write their event-loop reports: one temporary folder per run, removed at exit. */
+function reportDir(): string {
+  if (reportDirectory === null) {
+    const made = mkdtempSync(path.join(tmpdir(), 'gatehouse-bench-eld-'));
+    reportDirectory = made;
+    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+  }
+  return reportDirectory;
+}
 
 export function spawnPinned(options: SpawnOptions): BenchChild {
   const child = spawn(
@@ -41,6 +69,9 @@ export function spawnPinned(options: SpawnOptions): BenchChild {
       ...(options.nodeFlags ?? []),
       '--import',
       pathToFileURL(builtPaths.exitWithParent).href,
+      '--import',
+      pathToFileURL(builtPaths.eventLoopProbe).href,
+      ...(options.preloads ?? []).flatMap((preload) => ['--import', pathToFileURL(preload).href]),
       ...options.args,
     ],
     {
@@ -57,11 +88,26 @@ export function spawnPinned(options: SpawnOptions): BenchChild {
       resolve();
     });
   });
+  let reports = 0;
   const benchChild: BenchChild = {
     name: options.name,
     pid: child.pid,
     process: child,
     exitCode: () => code,
+    resetLoopDelay: () => void child.stdin?.write('eld:reset\n'),
+    async readLoopDelay() {
+      reports += 1;
+      const file = path.join(reportDir(), `${child.pid}-${reports}.json`);
+      child.stdin?.write(`eld:report ${file}\n`);
+      const deadline = Date.now() + 5000;
+      while (!existsSync(file)) {
+        if (Date.now() > deadline || code !== null) throw new Error(`${options.name}: no event-loop report`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      const delay = JSON.parse(readFileSync(file, 'utf8')) as LoopDelay;
+      rmSync(file, { force: true });
+      return delay;
+    },
     async stop(graceMs = 15_000) {
       running.delete(benchChild);
       if (code !== null) return;

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { builtPaths } from './build-children';
 import { spawnPinned, type BenchChild } from './child-process';
 import { BENCH_MODEL } from './bench-request';
+import { findFreePort } from './free-port';
 import { ManagementClient } from './management-client';
 import { BENCH_CLAUDE_MODEL } from './protocol-requests';
 
@@ -32,15 +32,6 @@ export interface GatewayOptions {
   isProfiled?: boolean;
   /** more node flags (e.g. V8 heap sizing), to compare runtime settings */
   nodeFlags?: string[];
-}
-
-async function findFreePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no free port');
-  return address.port;
 }
 
 async function waitForStatus(url: string, child: BenchChild, timeoutMs: number): Promise<void> {

@@ -1,17 +1,19 @@
 import { buildRequestTarget, type Mode } from './bench-request';
-import type { BenchChild } from './child-process';
+import type { BenchChild, LoopDelay } from './child-process';
 import { runLoad } from './load';
 import { readCpuMicros, readPeakRssMb, resetPeakRss } from './proc-stats';
 import { summarise, type LatencySummary } from './stats';
 import { measureTtfb } from './ttfb-client';
 
-export type TargetName = 'direct' | 'floor' | 'gatehouse';
+export type TargetName = 'direct' | 'floor' | 'gatehouse' | 'portkey';
 
 /** Something to load: the mock itself, or a proxy process in front of it. */
 export interface Target {
   name: TargetName;
   baseUrl: string;
   apiKey: string;
+  /** more headers each request carries (Portkey's routing headers) */
+  headers?: Record<string, string>;
   /** the proxy whose CPU and memory are measured; null for the mock itself */
   proxy: BenchChild | null;
   mock: BenchChild;
@@ -34,6 +36,8 @@ export interface CellResult {
   /** streaming only: time to first byte, from a separate run of our own client */
   ttfb: LatencySummary | null;
   ttfbFailed: number;
+  /** how late the proxy's event loop ran over the cell (both loads), ms; null for direct */
+  loopDelay: LoopDelay | null;
 }
 
 export interface CellPlan {
@@ -56,9 +60,10 @@ function assertAlive(target: Target): void {
  */
 export async function measureCell(target: Target, plan: CellPlan): Promise<CellResult> {
   assertAlive(target);
-  const request = buildRequestTarget(target.baseUrl, target.apiKey, plan.mode);
+  const request = buildRequestTarget(target.baseUrl, target.apiKey, plan.mode, target.headers);
   const proxyPid = target.proxy?.pid ?? null;
   if (proxyPid !== null) resetPeakRss(proxyPid);
+  target.proxy?.resetLoopDelay();
   const proxyCpuBefore = proxyPid === null ? 0 : readCpuMicros(proxyPid);
   const mockCpuBefore = readCpuMicros(target.mock.pid);
   const load = await runLoad(request, plan.connections, plan.seconds);
@@ -68,6 +73,7 @@ export async function measureCell(target: Target, plan: CellPlan): Promise<CellR
   const ttfb = plan.mode === 'stream' ? await measureTtfb(request, plan.connections, plan.ttfbSeconds) : null;
   // Read after the TTFB run as well: the peak of the cell covers both loads.
   const peakRssMb = proxyPid === null ? null : readPeakRssMb(proxyPid);
+  const loopDelay = target.proxy ? await target.proxy.readLoopDelay() : null;
   assertAlive(target);
   return {
     target: target.name,
@@ -82,5 +88,6 @@ export async function measureCell(target: Target, plan: CellPlan): Promise<CellR
     peakRssMb,
     ttfb: ttfb ? summarise(ttfb.ttfb) : null,
     ttfbFailed: ttfb?.failed ?? 0,
+    loopDelay,
   };
 }

@@ -14,7 +14,8 @@ import { formatProtocolReport, measureProtocols, type ProtocolPlan } from './mea
 import { runMemory } from './memory';
 import { runProfile } from './profile';
 import { writeReadmeSection } from './readme-section';
-import { formatReport } from './report';
+import { readRssMb } from './proc-stats';
+import { formatReport, formatSideBySide, type IdleRss } from './report';
 
 const { values: args } = parseArgs({
   options: {
@@ -85,8 +86,14 @@ async function measureAll(): Promise<void> {
   const before = uptime();
   const processes = await startBenchProcesses();
   try {
+    // Before any request but the provisioning: what each proxy holds at rest.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const idleRss: IdleRss = {};
+    for (const target of processes.targets) {
+      if (target.proxy) idleRss[target.name] = readRssMb(target.proxy.pid);
+    }
     for (const target of processes.targets) await checkAnswers(target);
-    console.log(`all three targets answer; warming up ${warmupSeconds} s per target and mode`);
+    console.log(`every target answers; warming up ${warmupSeconds} s per target and mode`);
     for (const target of processes.targets) {
       for (const mode of MODES) {
         await measureCell(target, { mode, connections: 32, seconds: warmupSeconds, ttfbSeconds: 0.5 });
@@ -95,13 +102,16 @@ async function measureAll(): Promise<void> {
     const results: CellResult[] = [];
     for (const mode of MODES) {
       for (const connections of concurrencies) {
-        // The three targets back to back per cell, so load from others on the machine hits them alike.
+        // The targets back to back per cell, so load from others on the machine hits them alike.
         for (const target of processes.targets) {
           const result = await measureCell(target, { mode, connections, seconds, ttfbSeconds });
           results.push(result);
           console.log(
             `${mode} c=${connections} ${target.name}: ${result.rps.toFixed(0)} rps, ` +
-              `p50 ${result.latency.p50.toFixed(3)} ms, CPU ${result.cpuMicrosPerRequest?.toFixed(0) ?? '—'} µs/req` +
+              `p50 ${result.latency.p50.toFixed(3)} ms, p99 ${result.latency.p99.toFixed(3)} ms, ` +
+              `CPU ${result.cpuMicrosPerRequest?.toFixed(0) ?? '—'} µs/req` +
+              (result.loopDelay ? `, loop p99 ${result.loopDelay.p99.toFixed(2)} ms` : '') +
+              (result.ttfb ? `, TTFB p99 ${result.ttfb.p99.toFixed(2)} ms` : '') +
               (result.failed + result.ttfbFailed > 0 ? `, ${result.failed + result.ttfbFailed} failed` : ''),
           );
         }
@@ -116,10 +126,14 @@ async function measureAll(): Promise<void> {
       `${billing.usedQuota === billing.loggedQuota ? ' (equal)' : ' (**differ**)'}, ` +
       `${billing.serverErrors} error lines in the server log`;
     const report =
-      `${machineNote(before, after)}\n${billingNote}\n\n${formatReport(results)}\n\n` +
+      `${machineNote(before, after)}\n${billingNote}\n\n${formatReport(results, idleRss)}\n\n` +
       `#### Protocols (Gatehouse only)\n\n${formatProtocolReport(protocols, protocolPlan)}`;
     console.log(`\n${report}\n`);
-    if (args['write-readme']) writeReadmeSection('results', report);
+    if (args['write-readme']) {
+      writeReadmeSection('results', report);
+      const summary = `${machineNote(before, after)}\n\n${formatSideBySide(results, idleRss)}`;
+      writeReadmeSection('summary', summary, 'root');
+    }
   } finally {
     await processes.stop();
   }
