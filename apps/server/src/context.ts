@@ -8,6 +8,7 @@ import type { VerificationCodeStore } from './auth/verification-codes';
 import { createAuthServices, type AuthServices } from './auth/auth-services';
 import { seedDatabase } from './users/seed';
 import { ReservationKeeper } from './billing/reservation-keeper';
+import { ChangeFeed } from './sync/change-feed';
 
 /** Everything a route or service needs, built once at start and passed down (no globals). */
 export interface AppContext {
@@ -19,6 +20,8 @@ export interface AppContext {
   /** rate-limit counters, OAuth states and mailed codes (in Redis when configured) */
   auth: AuthServices;
   events: AppEventBus;
+  /** changes announced to and heard from the other instances on the same database (within a second) */
+  changes: ChangeFeed;
   /** this server's quota reservation records: their owner name, lease renewal and recovery */
   reservations: ReservationKeeper;
   /** background work to stop on close (timers, pools) */
@@ -44,16 +47,33 @@ export async function createContext(config: Config, logger?: FastifyBaseLogger):
     verificationCodes: auth.verificationCodes,
     auth,
     events: new AppEventBus(),
+    changes: new ChangeFeed(db, logger ?? console),
     reservations,
     closers,
   };
   if (config.isMasterNode) await seedDatabase(context, logger);
+  announceChanges(context, logger);
+  await context.changes.start();
+  closers.push(() => context.changes.stop());
+  // The safety net: a full reload now and then, whatever the change feed said.
   const syncTimer = setInterval(() => {
     options.reload().catch((error: unknown) => logger?.error({ err: error }, 'option reload failed'));
   }, config.syncFrequencySeconds * 1000);
   syncTimer.unref();
   context.closers.push(() => clearInterval(syncTimer));
   return context;
+}
+
+/** This instance's changes go out to the others; theirs to options come in (the relay listens for the rest). */
+function announceChanges(context: AppContext, logger?: FastifyBaseLogger): void {
+  const { events, changes, options } = context;
+  events.on('channelsChanged', () => void changes.announce('channels'));
+  events.on('userChanged', () => void changes.announce('users'));
+  events.on('keysChanged', () => void changes.announce('keys'));
+  options.onWrite(() => void changes.announce('options'));
+  changes.on('options', () => {
+    options.reload().catch((error: unknown) => logger?.error({ err: error }, 'option reload failed'));
+  });
 }
 
 export async function closeContext(context: AppContext): Promise<void> {

@@ -2,13 +2,15 @@ import { EventEmitter } from 'node:events';
 
 /**
  * In-process notifications between parts of the server (e.g. channels saved → the relay's channel cache
- * reloads). Other instances catch up through their periodic reloads (SYNC_FREQUENCY).
+ * reloads). Each is also announced to the other instances through the database (sync/change-feed.ts).
  */
 export interface AppEvents {
   /** channels or abilities changed */
   channelsChanged: [];
   /** a user's status, role, group or quota changed by an admin */
   userChanged: [userId: number];
+  /** a key was changed or deleted by its owner */
+  keysChanged: [];
 }
 
 export class AppEventBus {

@@ -5,11 +5,14 @@ type Listener = (key: OptionKey, value: string) => void;
 
 /**
  * The options, held in memory and read synchronously on every request. Writes go to the database first,
- * then to memory; other instances pick changes up with `reload()` (every SYNC_FREQUENCY seconds).
+ * then to memory; other instances reload when the write is announced to them (sync/change-feed.ts), and every
+ * SYNC_FREQUENCY seconds in any case.
  */
 export class OptionStore {
   private readonly values = new Map<OptionKey, string>();
   private readonly listeners = new Set<Listener>();
+  /** told of this instance's own writes only (so they can be announced to other instances) */
+  private readonly writeListeners = new Set<(key: OptionKey) => void>();
 
   constructor(private readonly db: Db) {
     for (const [key, definition] of Object.entries(optionDefinitions)) {
@@ -68,6 +71,13 @@ export class OptionStore {
         .catch(() => this.db.updateTable('options').set({ value }).where('key', '=', key).execute());
     }
     this.apply(key, value);
+    for (const listener of this.writeListeners) listener(key);
+  }
+
+  /** Listens to `set` on this instance, not to values a reload brings in from other instances. */
+  onWrite(listener: (key: OptionKey) => void): () => void {
+    this.writeListeners.add(listener);
+    return () => this.writeListeners.delete(listener);
   }
 
   onChange(listener: Listener): () => void {

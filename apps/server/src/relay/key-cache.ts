@@ -34,6 +34,11 @@ export class KeyCache<Row extends { user_id: number }> {
     for (const [key, entry] of this.entries) if (entry.row.user_id === userId) this.entries.delete(key);
   }
 
+  /** Drops every key: another instance changed keys or users. */
+  clear(): void {
+    this.entries.clear();
+  }
+
   private sweep(now: number): void {
     for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
     // Still full of live keys: start over rather than grow without bound.

@@ -30,6 +30,12 @@ export function getRelayRuntime(context: AppContext, log: FastifyBaseLogger): Re
   const stopListening = context.events.on('channelsChanged', () => void channels.reload());
   const keys: RelayKeyCache = new KeyCache();
   const stopListeningToUsers = context.events.on('userChanged', (userId) => keys.forgetUser(userId));
+  // Other instances' changes (and this one's, heard back): within a second, not SYNC_FREQUENCY.
+  const stopHearing = [
+    context.changes.on('channels', () => void channels.reload()),
+    context.changes.on('keys', () => keys.clear()),
+    context.changes.on('users', () => keys.clear()),
+  ];
   const syncTimer = setInterval(() => void channels.reload(), context.config.syncFrequencySeconds * 1000);
   syncTimer.unref();
   const ledger = new SettlementLedger(
@@ -45,6 +51,7 @@ export function getRelayRuntime(context: AppContext, log: FastifyBaseLogger): Re
   context.closers.push(async () => {
     stopListening();
     stopListeningToUsers();
+    for (const stop of stopHearing) stop();
     clearInterval(syncTimer);
     await ledger.close();
     await dispatcher.close();

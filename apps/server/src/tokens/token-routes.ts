@@ -16,6 +16,10 @@ import { MAX_PAGE_SIZE, readPage } from '../db/paging';
 import { createGuards, currentUser } from '../http/auth';
 import { fail, ok } from '../http/envelope';
 import { parseId, parseWith } from '../http/validate';
+import { auditActorOf } from '../audit/audit-actor';
+import { recordAudit } from '../audit/audit-log';
+import { tokenChanges } from '../audit/audit-subjects';
+import type { TokenRow } from '../db/schema';
 import { describeInvalidSubnet, findInvalidSubnet } from './subnet';
 import { findOwnedToken, insertToken, listTokens, searchTokens, toToken } from './token-repository';
 import { findEnableRefusal, refreshTokenStatuses, resolveTokenStatus } from './token-status';
@@ -89,11 +93,16 @@ export function registerTokenRoutes(app: FastifyInstance, context: AppContext): 
       subnet: input.subnet,
       ...toLimitColumns(input),
     });
+    await recordAudit(db, auditActorOf(request), {
+      action: 'token.create',
+      target: { type: 'token', id: row.id, name: row.name },
+      changes: tokenChanges(null, row),
+    });
     return ok(toToken(row));
   });
 
   /** PUT ?status_only=true: the owner toggles enabled / disabled; enabling needs a key that is valid again. */
-  async function updateTokenStatus(userId: number, body: unknown): Promise<number> {
+  async function updateTokenStatus(userId: number, body: unknown): Promise<TokenRow> {
     const input = parseWith(tokenStatusRequestSchema, body);
     const existing = await findOwnedToken(db, userId, input.id);
     if (!existing) fail(NOT_FOUND);
@@ -107,10 +116,10 @@ export function registerTokenRoutes(app: FastifyInstance, context: AppContext): 
       .where('id', '=', input.id)
       .where('user_id', '=', userId)
       .execute();
-    return input.id;
+    return existing;
   }
 
-  async function updateTokenFields(userId: number, body: unknown): Promise<number> {
+  async function updateTokenFields(userId: number, body: unknown): Promise<TokenRow> {
     const input = parseWith(updateTokenRequestSchema, body);
     assertValidSubnets(input.subnet);
     const existing = await findOwnedToken(db, userId, input.id);
@@ -133,27 +142,44 @@ export function registerTokenRoutes(app: FastifyInstance, context: AppContext): 
       .where('id', '=', input.id)
       .where('user_id', '=', userId)
       .execute();
-    return input.id;
+    return existing;
   }
 
   app.put('/api/token/', { preHandler: guards.user }, async (request) => {
     const userId = currentUser(request).id;
     const { status_only: isStatusOnly } = parseWith(statusOnlyQuerySchema, request.query);
-    const id = isStatusOnly
+    const before = isStatusOnly
       ? await updateTokenStatus(userId, request.body)
       : await updateTokenFields(userId, request.body);
+    const id = before.id;
+    context.events.emit('keysChanged');
     const updated = await findOwnedToken(db, userId, id);
     if (!updated) fail(NOT_FOUND);
+    const statusAction = updated.status === TokenStatus.enabled ? 'token.enable' : 'token.disable';
+    await recordAudit(db, auditActorOf(request), {
+      action: isStatusOnly ? statusAction : 'token.update',
+      target: { type: 'token', id, name: updated.name },
+      changes: tokenChanges(before, updated),
+    });
     return ok(toToken(updated));
   });
 
   app.delete<{ Params: { id: string } }>('/api/token/:id', { preHandler: guards.user }, async (request) => {
+    const userId = currentUser(request).id;
+    const existing = await findOwnedToken(db, userId, parseId(request.params.id));
+    if (!existing) fail(NOT_FOUND);
     const result = await db
       .deleteFrom('tokens')
-      .where('id', '=', parseId(request.params.id))
-      .where('user_id', '=', currentUser(request).id)
+      .where('id', '=', existing.id)
+      .where('user_id', '=', userId)
       .executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) fail(NOT_FOUND);
+    await recordAudit(db, auditActorOf(request), {
+      action: 'token.delete',
+      target: { type: 'token', id: existing.id, name: existing.name },
+      changes: tokenChanges(existing, null),
+    });
+    context.events.emit('keysChanged');
     return ok();
   });
 }

@@ -5,6 +5,7 @@ import * as itemisedLogBilling from './0003-itemised-log-billing';
 import * as quotaReservations from './0004-quota-reservations';
 import * as keyUserLimits from './0005-key-user-limits';
 import * as sessions from './0006-sessions';
+import * as channelAuthFailure from './0007-channel-auth-failure';
 import * as twoFactor from './0008-two-factor';
 import * as auditLog from './0009-audit-log';
 import * as usageRollups from './0010-usage-rollups';
@@ -22,6 +23,7 @@ export const migrations: Record<string, Migration> = {
   '0004-quota-reservations': quotaReservations,
   '0005-key-user-limits': keyUserLimits,
   '0006-sessions': sessions,
+  '0007-channel-auth-failure': channelAuthFailure,
   '0008-two-factor': twoFactor,
   '0009-audit-log': auditLog,
   '0010-usage-rollups': usageRollups,
