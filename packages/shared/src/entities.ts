@@ -23,6 +23,8 @@ export interface User {
   max_parallel_requests: number;
   budget: number;
   budget_period: BudgetPeriod;
+  /** two-factor sign-in is on for this user (absent from servers without it) */
+  two_factor_enabled?: boolean;
 }
 
 export interface Token {
@@ -112,6 +114,8 @@ export interface Log {
   cache_read_ratio: number;
   cache_write_ratio: number;
   group_ratio: number;
+  /** US dollars per call when the model was priced per call (then the ratios did not apply); 0 otherwise */
+  call_price: number;
 }
 
 export interface AvailableModel {

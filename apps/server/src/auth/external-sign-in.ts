@@ -4,15 +4,16 @@ import {
   USERNAME_MAX_LENGTH,
   UserStatus,
   type Envelope,
+  type TwoFactorChallenge,
   type User,
 } from '@gatehouse/shared';
 import type { AppContext } from '../context';
 import type { UserRow } from '../db/schema';
-import { startSession } from '../http/auth';
-import { BusinessError, fail, ok } from '../http/envelope';
+import { BusinessError, fail } from '../http/envelope';
 import { createUserAccount } from '../users/register-user';
 import { findUserById, findUserByUsername, toPublicUser } from '../users/user-repository';
 import { randomText } from './password';
+import { completeSignIn } from './two-factor';
 
 /** An account at GitHub, Lark or WeChat, as its provider describes it. */
 export interface ExternalIdentity {
@@ -88,7 +89,7 @@ export async function signInWithExternalAccount(
   reply: FastifyReply,
   column: ExternalAccountColumn,
   identity: ExternalIdentity,
-): Promise<Envelope<User>> {
+): Promise<Envelope<User | TwoFactorChallenge>> {
   let user = await findUserByExternalId(context, column, identity.id);
   if (!user) {
     if (!context.options.getBoolean('RegisterEnabled')) {
@@ -97,8 +98,8 @@ export async function signInWithExternalAccount(
     user = await createExternalUser(context, column, identity);
   }
   if (user.status !== UserStatus.enabled) fail('This user has been banned');
-  await startSession(context, request, reply, user);
-  return ok(toPublicUser(user), 'Login successful!');
+  // A session now, or the second step first when the user has two-factor sign-in on.
+  return completeSignIn(context, request, reply, user);
 }
 
 /** Binds the identity to the signed-in user; one external account belongs to one user only. */

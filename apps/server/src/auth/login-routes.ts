@@ -1,14 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { UserStatus, loginRequestSchema, registerRequestSchema } from '@gatehouse/shared';
 import type { AppContext } from '../context';
-import { endSession, startSession } from '../http/auth';
+import { endSession } from '../http/auth';
 import { fail, ok } from '../http/envelope';
 import { parseWith } from '../http/validate';
 import { createUserAccount } from '../users/register-user';
-import { findUserByLogin, findUserByUsername, toPublicUser } from '../users/user-repository';
+import { findUserByLogin, findUserByUsername } from '../users/user-repository';
 import { hashPassword, verifyPassword } from './password';
 import { assertEmailAvailable, assertEmailDomainAllowed } from './email-rules';
 import { verifyTurnstile } from './turnstile';
+import { completeSignIn } from './two-factor';
 
 // Compared against when the user does not exist, so a wrong name costs as long as a wrong password.
 const decoyHash = hashPassword('decoy-password-for-timing');
@@ -25,8 +26,8 @@ export function registerLoginRoutes(app: FastifyInstance, context: AppContext): 
     const isMatch = await verifyPassword(input.password, user?.password ?? (await decoyHash));
     if (!user || !isMatch) fail('Wrong username or password');
     if (user.status !== UserStatus.enabled) fail('This user has been banned');
-    await startSession(context, request, reply, user);
-    return ok(toPublicUser(user), 'Login successful!');
+    // A session now, or the second step first when the user has two-factor sign-in on.
+    return completeSignIn(context, request, reply, user);
   });
 
   app.get('/api/user/logout', { config: { changesState: true } }, async (request, reply) => {

@@ -13,6 +13,11 @@ const CRITICAL_ROUTES = new Set([
   'GET /api/verification',
   'GET /api/reset_password',
   'POST /api/user/reset',
+  // Codes of two-factor sign-in: each try counts like a password try.
+  'POST /api/user/login/2fa',
+  'POST /api/user/2fa/confirm',
+  'POST /api/user/2fa/disable',
+  'POST /api/user/2fa/recovery_codes',
 ]);
 
 function isCriticalRoute(request: FastifyRequest): boolean {

@@ -83,6 +83,10 @@ export interface ChannelsTable {
   model_mapping: Generated<string>;
   priority: Generated<number>;
   config: Generated<string>;
+  /** why the upstream last refused the channel's credentials (401/403); '' = it has not, or a success since */
+  auth_failed_reason: Generated<string>;
+  /** when (Unix seconds); 0 = never */
+  auth_failed_time: Generated<number>;
 }
 
 export interface AbilitiesTable {
@@ -291,6 +295,8 @@ export interface Database {
   two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
   two_factor_challenges: TwoFactorChallengesTable;
   change_versions: ChangeVersionsTable;
+  usage_rollups_hourly: UsageRollupsTable;
+  usage_rollups_daily: UsageRollupsTable;
 }
 
 export type SessionRow = Selectable<SessionsTable>;

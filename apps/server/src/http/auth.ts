@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { Role, UserStatus } from '@gatehouse/shared';
+import { Role, TWO_FACTOR_ENROLMENT_REQUIRED_MESSAGE, UserStatus } from '@gatehouse/shared';
 import type { AppContext } from '../context';
 import type { UserRow } from '../db/schema';
 import {
@@ -107,6 +107,14 @@ export function requireRole(context: AppContext, minimumRole: number): preHandle
     const user = await loadUser(context, request);
     if (!user) throw new HttpError(401, 'Not logged in or login expired, please log in again!');
     if (user.role < minimumRole) throw new HttpError(403, 'You do not have permission to do this');
+    // Routes every user has (Personal settings, where two-factor sign-in is turned on) stay open.
+    if (
+      minimumRole >= Role.admin &&
+      !user.two_factor_enabled &&
+      context.options.getBoolean('TwoFactorRequiredForAdmins')
+    ) {
+      throw new HttpError(403, TWO_FACTOR_ENROLMENT_REQUIRED_MESSAGE);
+    }
   };
 }
 

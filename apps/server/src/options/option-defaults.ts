@@ -33,6 +33,8 @@ export const optionDefinitions = {
   TurnstileCheckEnabled: bool(false),
   TurnstileSiteKey: text(),
   TurnstileSecretKey: secret(),
+  /** the bearer token Prometheus scrapers send to GET /metrics; empty = metrics not served (nor counted) */
+  MetricsToken: secret(),
   RegisterEnabled: bool(true),
   EmailDomainRestrictionEnabled: bool(false),
   EmailDomainWhitelist: text(
@@ -63,6 +65,8 @@ export const optionDefinitions = {
   /** model name → price of a prompt token written to the cache, relative to a fresh one */
   CacheWriteRatio: json('{}'),
   GroupRatio: json('{"default":1,"vip":1,"svip":1}'),
+  /** model name → US dollars per call: such a model is billed per call, whatever its tokens */
+  ModelPrice: json('{}'),
   TopUpLink: text(),
   ChatLink: text(),
   QuotaPerUnit: number(500000),
@@ -76,10 +80,22 @@ export const optionDefinitions = {
   DisplayTokenStatEnabled: bool(true),
   ApproximateTokenEnabled: bool(false),
   RetryTimes: number(0),
+  /** consecutive failures of a channel for a model that open its circuit (skipped for a cool-down); 0 = off */
+  CircuitBreakerThreshold: number(5),
+  /** seconds an opened circuit waits before one probe request; doubles after each failed probe */
+  CircuitBreakerCooldown: number(30),
+  /** the longest cool-down, and the longest rest an upstream's Retry-After can ask for (seconds) */
+  CircuitBreakerMaxCooldown: number(600),
+  /** seconds a stream may wait for its first upstream byte before the next channel is tried; 0 = no limit */
+  StreamFirstTokenTimeout: number(0),
   /** Responses API: keep responses for previous_response_id and GET/DELETE /v1/responses/{id} */
   ResponsesStorageEnabled: bool(false),
   /** days a stored response is kept, then pruned */
   ResponsesRetentionDays: number(30),
+  /** days consumption logs and audit entries are kept, then pruned; 0 = keep forever */
+  LogRetentionDays: number(0),
+  /** admins and root must turn two-factor sign-in on before any admin call is answered */
+  TwoFactorRequiredForAdmins: bool(false),
 } satisfies Record<string, OptionDefinition>;
 
 export type OptionKey = keyof typeof optionDefinitions;

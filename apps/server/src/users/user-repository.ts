@@ -24,6 +24,7 @@ export function toPublicUser(row: UserRow): User {
     inviter_id: row.inviter_id,
     created_at: Number(row.created_at),
     ...readLimitFields(row),
+    two_factor_enabled: Boolean(row.two_factor_enabled),
   };
 }
 
