@@ -38,6 +38,9 @@ export function createAuthServices(
     };
   }
   const redis = new Redis(config.redisConnString, {
+    // Every key this server writes (in scripts too) starts with the deployment's prefix, so several
+    // deployments can share one Redis without counting each other's requests.
+    keyPrefix: config.redisKeyPrefix,
     // Fail fast instead of queueing requests behind a dead Redis.
     connectTimeout: 2000,
     commandTimeout: 2000,

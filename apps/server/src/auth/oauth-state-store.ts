@@ -39,7 +39,7 @@ return value
 export class RedisOAuthStateStore implements OAuthStateStore {
   constructor(
     private readonly redis: Redis,
-    private readonly prefix = 'gatehouse:oauth-state:',
+    private readonly prefix = 'oauth-state:',
   ) {}
 
   async save(state: string, entry: OAuthStateEntry, ttlMs: number): Promise<void> {

@@ -61,7 +61,7 @@ return {count, ttl}
 export class RedisRateLimiter implements RateLimiter {
   constructor(
     private readonly redis: Redis,
-    private readonly prefix = 'gatehouse:rate:',
+    private readonly prefix = 'rate:',
   ) {}
 
   async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {

@@ -90,7 +90,7 @@ export class RedisVerificationCodes implements VerificationCodeStore {
   constructor(
     private readonly redis: Redis,
     readonly ttlMs = DEFAULT_TTL_MS,
-    private readonly prefix = 'gatehouse:verification:',
+    private readonly prefix = 'verification:',
   ) {}
 
   async issue(purpose: VerificationPurpose, address: string): Promise<string> {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 
@@ -10,6 +11,15 @@ describe('loadConfig', () => {
     expect(config.isMasterNode).toBe(true);
     expect(config.isSessionSecretGenerated).toBe(true);
     expect(config.sessionSecret).toHaveLength(64);
+  });
+
+  it('reads the Redis key prefix and the number of workers', () => {
+    expect(loadConfig({}).redisKeyPrefix).toBe('gatehouse:');
+    expect(loadConfig({ REDIS_KEY_PREFIX: 'eu-prod:' }).redisKeyPrefix).toBe('eu-prod:');
+    expect(loadConfig({ REDIS_KEY_PREFIX: '' }).redisKeyPrefix).toBe('');
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ WORKERS: '4' }).workers).toBe(4);
+    expect(loadConfig({ WORKERS: 'auto' }).workers).toBe(availableParallelism());
   });
 
   it('reads the database kind from SQL_DSN', () => {
@@ -36,6 +46,10 @@ describe('loadConfig', () => {
     [{ HOST: '127.0.0.256' }, 'HOST'],
     [{ HOST: '3000' }, 'HOST'],
     [{ HOST: '0.0.0.0/0' }, 'HOST'],
+    [{ REDIS_KEY_PREFIX: 'my deployment:' }, 'REDIS_KEY_PREFIX'],
+    [{ WORKERS: 'many' }, 'WORKERS'],
+    [{ WORKERS: '0' }, 'WORKERS'],
+    [{ WORKERS: '2.5' }, 'WORKERS'],
   ])('refuses %o with a message naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);

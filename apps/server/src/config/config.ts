@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,6 +18,10 @@ export interface Config {
   sqlDsn: string;
   sqlitePath: string;
   redisConnString: string;
+  /** put before every key written to Redis, so deployments can share one Redis (REDIS_KEY_PREFIX) */
+  redisKeyPrefix: string;
+  /** relay processes sharing the port (WORKERS: a number, or `auto` for one per core); 1 = this process alone */
+  workers: number;
   sessionSecret: string;
   isSessionSecretGenerated: boolean;
   isMasterNode: boolean;
@@ -53,6 +58,14 @@ export interface Config {
   trustProxy: boolean | number | string[];
   /** where "check for updates" reads the latest release (GitHub releases API format) */
   releasesUrl: string;
+  /** OpenTelemetry traces, from the standard OTEL_* variables */
+  traces: TraceConfig;
+}
+
+export interface TraceConfig {
+  /** the OTLP/HTTP traces URL, e.g. http://collector:4318/v1/traces; empty = no tracing, no SDK started */
+  tracesUrl: string;
+  serviceName: string;
 }
 
 type Environment = Record<string, string | undefined>;
@@ -109,6 +122,22 @@ function readUrl(env: Environment, name: string, fallback: string): string {
     throw new ConfigError(`${name} must be an http:// or https:// address, got "${raw}"`);
   }
   return raw.replace(/\/+$/, '');
+}
+
+/**
+ * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is the traces URL as it is; OTEL_EXPORTER_OTLP_ENDPOINT is the collector's
+ * base, to which /v1/traces is added (the OTLP exporter specification's rule). OTEL_SDK_DISABLED=true or
+ * OTEL_TRACES_EXPORTER=none turn tracing off whatever the endpoints say.
+ */
+function readTraceConfig(env: Environment): TraceConfig {
+  const serviceName = env.OTEL_SERVICE_NAME?.trim() || 'gatehouse';
+  const tracesEndpoint = readUrl(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', '');
+  const baseEndpoint = readUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', '');
+  const isDisabled =
+    env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true' ||
+    env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none';
+  if (isDisabled) return { tracesUrl: '', serviceName };
+  return { tracesUrl: tracesEndpoint || (baseEndpoint && `${baseEndpoint}/v1/traces`), serviceName };
 }
 
 function readDatabaseKind(dsn: string): DatabaseKind {
@@ -176,6 +205,34 @@ function readChoice<T extends string>(env: Environment, name: string, choices: r
   return value;
 }
 
+/** REDIS_KEY_PREFIX: printable characters without spaces, at most 64; empty means no prefix at all. */
+function readRedisKeyPrefix(env: Environment): string {
+  const raw = env.REDIS_KEY_PREFIX;
+  if (raw === undefined) return 'gatehouse:';
+  const prefix = raw.trim();
+  if (!/^[\x21-\x7e]{0,64}$/.test(prefix)) {
+    throw new ConfigError(
+      `REDIS_KEY_PREFIX must be at most 64 printable characters without spaces (e.g. "gatehouse-eu:"), got "${raw}"`,
+    );
+  }
+  return prefix;
+}
+
+/** The most workers accepted: more processes than this would only fight over the cores and the database. */
+const MAX_WORKERS = 256;
+
+/** WORKERS: empty or 1 = one process; a whole number; or `auto` = one per core the machine offers. */
+function readWorkers(env: Environment, cores: number): number {
+  const raw = env.WORKERS?.trim().toLowerCase() ?? '';
+  if (raw === 'auto') return Math.max(1, Math.min(MAX_WORKERS, cores));
+  if (raw !== '' && !/^\d+$/.test(raw)) {
+    throw new ConfigError(`WORKERS must be a whole number of processes or "auto", got "${env.WORKERS}"`);
+  }
+  const workers = readInteger(env, 'WORKERS', 1, 1);
+  if (workers > MAX_WORKERS) throw new ConfigError(`WORKERS must be at most ${MAX_WORKERS}, got ${workers}`);
+  return workers;
+}
+
 export function loadConfig(env: Environment = process.env): Config {
   const port = readInteger(env, 'PORT', 3000);
   if (port > 65535) throw new ConfigError(`PORT must be between 0 and 65535, got ${port}`);
@@ -196,6 +253,8 @@ export function loadConfig(env: Environment = process.env): Config {
     sqlDsn,
     sqlitePath: path.resolve(env.SQLITE_PATH?.trim() || './data/gatehouse.db'),
     redisConnString,
+    redisKeyPrefix: readRedisKeyPrefix(env),
+    workers: readWorkers(env, availableParallelism()),
     sessionSecret: sessionSecret || randomBytes(32).toString('hex'),
     isSessionSecretGenerated: sessionSecret === '',
     isMasterNode: nodeType === 'master',
@@ -225,5 +284,6 @@ export function loadConfig(env: Environment = process.env): Config {
       'RELEASES_URL',
       'https://api.github.com/repos/gatehouse/gatehouse/releases/latest',
     ),
+    traces: readTraceConfig(env),
   };
 }

@@ -134,7 +134,7 @@ return count
 export class RedisLimitCounters implements LimitCounters {
   constructor(
     private readonly redis: Redis,
-    private readonly prefix = 'gatehouse:limit:',
+    private readonly prefix = 'limit:',
   ) {}
 
   async admit(checks: readonly LimitCheck[]): Promise<AdmitResult> {
