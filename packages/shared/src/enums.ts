@@ -18,7 +18,8 @@ export const UserStatus = { enabled: 1, disabled: 2 } as const;
 export const TokenStatus = { enabled: 1, disabled: 2, expired: 3, exhausted: 4 } as const;
 export const RedemptionStatus = { unused: 1, disabled: 2, used: 3 } as const;
 export const ChannelStatus = { enabled: 1, manuallyDisabled: 2, autoDisabled: 3 } as const;
-export const LogType = { all: 0, topup: 1, consume: 2, manage: 3, system: 4 } as const;
+/** error: a relay request that failed after its quota was reserved (refunded whole; the number new-api uses) */
+export const LogType = { all: 0, topup: 1, consume: 2, manage: 3, system: 4, error: 5 } as const;
 export type LogTypeValue = (typeof LogType)[keyof typeof LogType];
 
 /**
@@ -93,6 +94,7 @@ export const logTypeBadges: Record<number, Badge> = {
   [LogType.consume]: { label: 'log.type.consume', color: 'green' },
   [LogType.manage]: { label: 'log.type.manage', color: 'orange' },
   [LogType.system]: { label: 'log.type.system', color: 'grape' },
+  [LogType.error]: { label: 'log.type.error', color: 'red' },
 };
 export const unknownBadge: Badge = { label: 'status.unknown', color: 'gray' };
 

@@ -22,7 +22,7 @@ export const logQuerySchema = z.object({
   num: queryPagingNumber('num'),
   type: queryWholeNumber('type', { maximum: Number.MAX_SAFE_INTEGER, aboveMaximum: 'clamp' }).refine(
     (value) => value === undefined || logTypes.includes(value),
-    'type must be 0 (all), 1 (top-up), 2 (consumption), 3 (management) or 4 (system)',
+    'type must be 0 (all), 1 (top-up), 2 (consumption), 3 (management), 4 (system) or 5 (error)',
   ),
   username: optionalText,
   token_name: optionalText,

@@ -3,6 +3,7 @@ import { SqliteAdapter, type Transaction } from 'kysely';
 import { LogType } from '@gatehouse/shared';
 import type { Db } from '../db/database';
 import type { Database, NewLogRow } from '../db/schema';
+import { addLogsToRollups } from '../rollups/usage-rollups';
 import type { QuotaHolder } from './quota-reservation';
 import {
   addChannelUsage,
@@ -42,9 +43,11 @@ export interface QuotaCrossing {
 }
 
 /**
- * Group commit: the settlements that arrive within this long (or while the previous batch commits) share one
- * transaction. Every request waits for its batch's commit before its answer's last byte, so this is latency
- * each request pays once, and a crash loses nothing that was delivered.
+ * Group commit without a wait: the settlements recorded during one turn of the event loop (every request
+ * whose answer ended among the sockets that turn served) share one transaction, written right after that turn
+ * (setImmediate). Every request waits for its batch's commit before its answer's last byte, so a fixed delay
+ * here would be latency each request pays (a 4 ms timer was most of the added latency at concurrency 1),
+ * while under load a turn gathers many requests by itself. A crash loses nothing that was delivered.
  */
 const BATCH_DELAY_MS = 4;
 /** A batch this big is written at once; the queue is bounded by the requests waiting for their commit. */
@@ -62,6 +65,8 @@ class ReleasedMeanwhile extends Error {}
 /** Settlements waiting for the same commit. */
 interface Batch {
   settlements: Settlement[];
+  /** error log rows of failed requests (nothing to settle: they were refunded whole) */
+  failures: NewLogRow[];
   committed: Promise<void>;
   resolve: () => void;
   reject: (error: unknown) => void;
@@ -76,7 +81,7 @@ function createBatch(): Batch {
   });
   // A batch nobody awaits (retried settlements only) must not fail the process when it fails again.
   committed.catch(() => undefined);
-  return { settlements: [], committed, resolve, reject };
+  return { settlements: [], failures: [], committed, resolve, reject };
 }
 
 /** The reservation records a batch replaces. */
@@ -107,7 +112,8 @@ function groupBy<Key>(items: number[], keyOf: (index: number) => Key): Map<Key, 
 export class SettlementLedger {
   private pending: Batch = createBatch();
   private flushing: Promise<void> = Promise.resolve();
-  private timer: NodeJS.Timeout | null = null;
+  /** cancels the scheduled write, when one is */
+  private timer: (() => void) | null = null;
   private isClosed = false;
   /** settlements announced but not recorded yet (their tokens are still being counted) */
   private readonly expected = new Set<Promise<void>>();
@@ -131,12 +137,28 @@ export class SettlementLedger {
     return batch.committed;
   }
 
+  /**
+   * Queues the error log row of a request that failed after its reservation (refunded already): it is written
+   * with the next batch, counted in the rollups with it, and nobody waits for it.
+   */
+  recordFailure(log: NewLogRow): void {
+    this.pending.failures.push(log);
+    this.schedule(BATCH_DELAY_MS);
+  }
+
   private schedule(delayMs: number): void {
     if (this.timer || this.isClosed) return;
-    this.timer = setTimeout(() => {
+    const run = () => {
       this.timer = null;
       void this.write();
-    }, delayMs);
+    };
+    if (delayMs === 0) {
+      const immediate = setImmediate(run);
+      this.timer = () => clearImmediate(immediate);
+    } else {
+      const timeout = setTimeout(run, delayMs);
+      this.timer = () => clearTimeout(timeout);
+    }
   }
 
   /**
@@ -166,22 +188,23 @@ export class SettlementLedger {
 
   async close(): Promise<void> {
     this.isClosed = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.();
     this.timer = null;
     await this.flush();
   }
 
   private async flushQueued(): Promise<void> {
-    const { settlements: batch, resolve, reject } = this.pending;
-    if (batch.length === 0) return;
+    const { settlements: batch, failures, resolve, reject } = this.pending;
+    if (batch.length === 0 && failures.length === 0) return;
     this.pending = createBatch();
     let charged: number[];
     try {
-      charged = await this.commit(batch);
+      charged = await this.commit(batch, failures);
     } catch (error) {
       // Nothing was written: the waiting requests learn it now, and the batch is tried again later.
       reject(error);
       this.pending.settlements.unshift(...batch);
+      this.pending.failures.unshift(...failures);
       this.log.error({ err: error }, 'settling relay requests failed; will retry');
       this.schedule(RETRY_DELAY_MS);
       return;
@@ -198,9 +221,9 @@ export class SettlementLedger {
    * records first (their server was thought gone), the batch is rolled back and redone with those settling as
    * if nothing had been reserved: the released amount is back on the balances already.
    */
-  private async commit(batch: Settlement[]): Promise<number[]> {
+  private async commit(batch: Settlement[], failures: NewLogRow[]): Promise<number[]> {
     try {
-      return await this.applyAndDelete(batch);
+      return await this.applyAndDelete(batch, failures);
     } catch (error) {
       if (!(error instanceof ReleasedMeanwhile)) throw error;
     }
@@ -220,12 +243,13 @@ export class SettlementLedger {
           ? settlement
           : { ...settlement, reservationId: undefined, reserved: 0 },
       ),
+      failures,
     );
   }
 
-  private applyAndDelete(batch: Settlement[]): Promise<number[]> {
+  private applyAndDelete(batch: Settlement[], failures: NewLogRow[]): Promise<number[]> {
     return this.db.transaction().execute(async (trx) => {
-      const charged = await this.apply(trx, batch);
+      const charged = await this.apply(trx, batch, failures);
       await this.deleteRecords(trx, batch);
       return charged;
     });
@@ -252,7 +276,7 @@ export class SettlementLedger {
     if (deleted !== ids.length) throw new ReleasedMeanwhile();
   }
 
-  private async apply(trx: Trx, batch: Settlement[]): Promise<number[]> {
+  private async apply(trx: Trx, batch: Settlement[], failures: NewLogRow[]): Promise<number[]> {
     const charged = batch.map((settlement) => settlement.cost);
     const all = batch.map((_, index) => index);
     // Users, then keys, then channels: the same lock order as the reservation.
@@ -305,7 +329,7 @@ export class SettlementLedger {
       const used = indexes.reduce((sum, index) => sum + charged[index], 0);
       await trx.executeQuery(addChannelUsage(this.db, channelId, used, indexes.length));
     }
-    const logs = all
+    const logs: NewLogRow[] = all
       .filter((index) => batch[index].log !== null)
       .map((index) => ({
         ...batch[index].log,
@@ -313,9 +337,17 @@ export class SettlementLedger {
         quota: charged[index],
         created_at: batch[index].createdAt,
       }));
+    // Apart: a multi-row INSERT needs one set of columns, and the two kinds of rows fill different ones.
+    await this.insertLogs(trx, logs);
+    await this.insertLogs(trx, failures);
+    await addLogsToRollups(trx, [...logs, ...failures]);
+    return charged;
+  }
+
+  private async insertLogs(trx: Trx, logs: NewLogRow[]): Promise<void> {
     if (logs.length <= FEW) {
       for (const log of logs) await trx.executeQuery(insertLogRow(this.db, log));
-      return charged;
+      return;
     }
     for (let start = 0; start < logs.length; start += LOG_ROWS_PER_INSERT) {
       await trx
@@ -323,7 +355,6 @@ export class SettlementLedger {
         .values(logs.slice(start, start + LOG_ROWS_PER_INSERT))
         .execute();
     }
-    return charged;
   }
 
   /**

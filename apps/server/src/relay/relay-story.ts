@@ -2,8 +2,20 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { InboundProtocol } from '@gatehouse/shared';
 import type { ProviderAdapter, RelayEndpoint } from '../providers/provider-types';
 import { runAttempts, type AttemptOutcome } from './relay-attempts';
-import { finishRelayJob, reserveForJob, startRelayJob, type BilledUsage, type RelayJob } from './relay-job';
+import {
+  endpointProtocols,
+  findCallCost,
+  finishRelayJob,
+  reserveForJob,
+  startRelayJob,
+  type BilledUsage,
+  type RelayJob,
+} from './relay-job';
+import { recordRelayFailure } from './relay-failure-log';
 import { admitRelayJob } from './relay-limits';
+import { observeRelay, type RelayObservation } from '../observability/relay-observation';
+import { getTelemetry } from '../observability/telemetry';
+import { RelayError } from './relay-error';
 import type { RelayRuntime } from './relay-runtime';
 
 /** What one /v1 endpoint does at each step of the story; the story itself is the same for all of them. */
@@ -31,7 +43,8 @@ export interface RelayPlan<Delivered> {
  *    anything is sent (what the admission counted is given back in finishRelayJob either way);
  * 3. attempt on the channel, then on others when the failure is one another channel may not have
  *    (relay-attempts.ts); the answer is delivered to the client inside the attempt, as it streams;
- * 4. bill what was delivered, from the upstream's usage or counted here;
+ * 4. bill what was delivered, from the upstream's usage or counted here — a model priced per call reserves and
+ *    is billed its call price instead, whatever the endpoint would count;
  * 5. settle the exact cost and write one consumption log — or, when nothing was delivered, refund it all.
  */
 export async function runRelay<Delivered>(
@@ -40,15 +53,49 @@ export async function runRelay<Delivered>(
   reply: FastifyReply,
   plan: RelayPlan<Delivered>,
 ): Promise<void> {
+  const observation = observeRelay(getTelemetry(runtime.context), request, reply, {
+    model: plan.model,
+    inboundProtocol: plan.inboundProtocol ?? endpointProtocols[plan.endpoint],
+    isStream: plan.isStream,
+    caller: request.relayCaller,
+    authenticatedAt: request.relayAuthenticatedAt,
+  });
+  try {
+    await tellStory(runtime, request, reply, plan, observation);
+    observation.finished(200);
+  } catch (error) {
+    observation.finished(error instanceof RelayError ? error.statusCode : 500);
+    throw error;
+  }
+}
+
+/** The story itself, told to the request's observation at its seams. */
+async function tellStory<Delivered>(
+  runtime: RelayRuntime,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  plan: RelayPlan<Delivered>,
+  observation: RelayObservation,
+): Promise<void> {
   const job = await startRelayJob(runtime, request, reply, plan);
-  const reserved = plan.reserve(job);
+  job.observation = observation;
+  observation.picked(job.channel);
+  const callCost = findCallCost(job);
+  const reserved = callCost ?? plan.reserve(job);
   await admitRelayJob(job, reply, reserved);
   let billed: BilledUsage | null = null;
+  let isReserved = false;
   try {
     await reserveForJob(job, reserved);
+    isReserved = true;
     const delivered = await runAttempts(job, (adapter) => plan.attempt(job, adapter));
-    billed = await plan.bill(job, delivered);
+    const usage = await plan.bill(job, delivered);
+    billed = callCost === null ? usage : { ...usage, cost: callCost };
+  } catch (error) {
+    if (isReserved) recordRelayFailure(job, error);
+    throw error;
   } finally {
+    observation.settling(billed);
     await finishRelayJob(job, billed);
   }
 }

@@ -21,6 +21,7 @@ const typeLabels: Record<number, string> = {
   [LogType.consume]: 'log.type.consume',
   [LogType.manage]: 'log.type.manage',
   [LogType.system]: 'log.type.system',
+  [LogType.error]: 'log.type.error',
 };
 
 /** The log filter form: type, time range, key and model; admins also username and channel. */

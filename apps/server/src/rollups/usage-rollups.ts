@@ -1,0 +1,129 @@
+import { LogType } from '@gatehouse/shared';
+import { MysqlAdapter, sql, type Kysely } from 'kysely';
+import type { Database, UsageRollupsTable } from '../db/schema';
+import { LATENCY_BUCKET_COLUMNS, latencyBucketOf } from './latency-histogram';
+import { ROLLUP_TABLES, bucketStartOf, type RollupGranularity } from './rollup-buckets';
+
+/** The log fields a rollup reads: consumption rows count as requests, error rows as failed requests. */
+export interface RollupSource {
+  type: number;
+  created_at: number;
+  user_id?: number;
+  token_name?: string;
+  model_name?: string;
+  channel_id?: number;
+  quota?: number;
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  cache_read_tokens?: number;
+  cache_write_tokens?: number;
+  reasoning_tokens?: number;
+  elapsed_time?: number;
+}
+
+const KEY_COLUMNS = ['bucket_start', 'user_id', 'token_name', 'model_name', 'channel_id'] as const;
+
+export const COUNTER_COLUMNS = [
+  'request_count',
+  'error_count',
+  'quota',
+  'prompt_tokens',
+  'completion_tokens',
+  'cache_read_tokens',
+  'cache_write_tokens',
+  'reasoning_tokens',
+  'latency_ms_sum',
+  ...LATENCY_BUCKET_COLUMNS,
+] as const;
+
+export type CounterColumn = (typeof COUNTER_COLUMNS)[number];
+
+/** Rows per INSERT: 22 columns each stays far below every driver's parameter limit. */
+const ROWS_PER_UPSERT = 200;
+
+/** Is this log row counted by the rollups? Top-ups, management and system rows are not usage. */
+export function isRollupSource(row: { type: number }): boolean {
+  return row.type === LogType.consume || row.type === LogType.error;
+}
+
+function emptyRow(key: Pick<UsageRollupsTable, (typeof KEY_COLUMNS)[number]>): UsageRollupsTable {
+  const row = { ...key } as UsageRollupsTable;
+  for (const column of COUNTER_COLUMNS) row[column] = 0;
+  return row;
+}
+
+/** Sums log rows into one rollup row per (bucket, user, key name, model, channel): the batch's upserts. */
+export class RollupAccumulator {
+  readonly rows = new Map<string, UsageRollupsTable>();
+
+  constructor(readonly granularity: RollupGranularity) {}
+
+  add(source: RollupSource): void {
+    if (!isRollupSource(source)) return;
+    const key = {
+      bucket_start: bucketStartOf(this.granularity, Number(source.created_at)),
+      user_id: Number(source.user_id ?? 0),
+      token_name: source.token_name ?? '',
+      model_name: source.model_name ?? '',
+      channel_id: Number(source.channel_id ?? 0),
+    };
+    const id = `${key.bucket_start}\u0000${key.user_id}\u0000${key.channel_id}\u0000${key.token_name}\u0000${key.model_name}`;
+    let row = this.rows.get(id);
+    if (!row) {
+      row = emptyRow(key);
+      this.rows.set(id, row);
+    }
+    row.request_count += 1;
+    row.quota += Number(source.quota ?? 0);
+    row.prompt_tokens += Number(source.prompt_tokens ?? 0);
+    row.completion_tokens += Number(source.completion_tokens ?? 0);
+    row.cache_read_tokens += Number(source.cache_read_tokens ?? 0);
+    row.cache_write_tokens += Number(source.cache_write_tokens ?? 0);
+    row.reasoning_tokens += Number(source.reasoning_tokens ?? 0);
+    if (source.type === LogType.error) {
+      row.error_count += 1;
+      return;
+    }
+    const latency = Math.max(0, Number(source.elapsed_time ?? 0));
+    row.latency_ms_sum += latency;
+    row[LATENCY_BUCKET_COLUMNS[latencyBucketOf(latency)]] += 1;
+  }
+}
+
+/** Adds the accumulated rows to the table: a new row, or its counters added to the existing one. */
+export async function upsertRollupRows(db: Kysely<Database>, accumulator: RollupAccumulator): Promise<void> {
+  const rows = [...accumulator.rows.values()];
+  const table = ROLLUP_TABLES[accumulator.granularity];
+  const isMysql = db.getExecutor().adapter instanceof MysqlAdapter;
+  for (let start = 0; start < rows.length; start += ROWS_PER_UPSERT) {
+    const insert = db.insertInto(table).values(rows.slice(start, start + ROWS_PER_UPSERT));
+    if (isMysql) {
+      const added = Object.fromEntries(
+        COUNTER_COLUMNS.map((column) => [column, sql`${sql.ref(column)} + values(${sql.ref(column)})`]),
+      );
+      await insert.onDuplicateKeyUpdate(added).execute();
+    } else {
+      const added = Object.fromEntries(
+        COUNTER_COLUMNS.map((column) => [
+          column,
+          sql`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`,
+        ]),
+      );
+      await insert.onConflict((conflict) => conflict.columns([...KEY_COLUMNS]).doUpdateSet(added)).execute();
+    }
+  }
+}
+
+/**
+ * The rollups' share of a settlement batch: the batch's consumption and error log rows summed in memory, then
+ * one upsert per (bucket, user, key name, model, channel) into each table — in the caller's transaction, so
+ * rollups and logs commit together.
+ */
+export async function addLogsToRollups(db: Kysely<Database>, logs: readonly RollupSource[]): Promise<void> {
+  if (!logs.some(isRollupSource)) return;
+  for (const granularity of ['hour', 'day'] as const) {
+    const accumulator = new RollupAccumulator(granularity);
+    for (const log of logs) accumulator.add(log);
+    await upsertRollupRows(db, accumulator);
+  }
+}
