@@ -47,6 +47,7 @@ describe('GET /api/pricing', () => {
       output_price: 6,
       cache_read_price: 2,
       cache_write_price: 2,
+      call_price: null,
     });
     const builtIn = defaultModelPrices['gpt-4o'];
     expect(list.models[0]).toMatchObject({

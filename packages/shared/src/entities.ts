@@ -71,6 +71,33 @@ export interface Channel {
   balance: number;
   balance_updated_time: number;
   created_time: number;
+  /** why the upstream last refused the channel's credentials (401/403); '' = it has not since a success */
+  auth_failed_reason: string;
+  auth_failed_time: number;
+  /** how the channel has been doing on the server that answered (each server judges its own upstream calls) */
+  health: ChannelHealth;
+}
+
+/** A channel's circuit: closed (used), open (skipped after failures), half_open (one probe), resting (429). */
+export type ChannelCircuitState = 'closed' | 'open' | 'half_open' | 'resting';
+
+export interface ChannelHealth {
+  /** the worst of its circuits (one per model), or auth_failed while the upstream refuses its credentials */
+  state: ChannelCircuitState | 'auth_failed';
+  /** Unix seconds when an open circuit may be probed or a rest ends; 0 = not timed */
+  until: number;
+  /** the model the state is about; '' when it concerns the whole channel or several models */
+  model: string;
+  /** the last failure's words */
+  reason: string;
+  /** every circuit that is not closed */
+  circuits: Array<{ model: string; state: ChannelCircuitState; until: number }>;
+  /** attempts through the channel in the last window_seconds, and the share that failed (0 to 1) */
+  requests: number;
+  error_rate: number;
+  /** mean milliseconds until the upstream's answer began, over the window's answered attempts; 0 = none */
+  latency_ms: number;
+  window_seconds: number;
 }
 
 export interface Redemption {

@@ -18,6 +18,7 @@ export const ratioOptionNames = {
   CompletionRatio: 'Completion ratio',
   CacheReadRatio: 'Cache read ratio',
   CacheWriteRatio: 'Cache write ratio',
+  ModelPrice: 'Model price',
 } as const;
 export type RatioOptionKey = keyof typeof ratioOptionNames;
 

@@ -16,10 +16,54 @@ export interface PricedModel {
   output_price: number;
   cache_read_price: number;
   cache_write_price: number;
+  /**
+   * set for a model priced per call (the ModelPrice option): what one call costs, group ratio applied, in the
+   * same unit as the token prices; the token prices do not apply to it then. Null for models priced by tokens.
+   */
+  call_price: number | null;
 }
 
 export interface PriceList {
   display_in_currency: boolean;
   quota_per_unit: number;
   models: PricedModel[];
+}
+
+/** What prices a model: its ratios and, for a model priced per call, the call's price in US dollars. */
+export interface ModelPriceRatios {
+  model_ratio: number;
+  completion_ratio: number;
+  cache_read_ratio: number;
+  cache_write_ratio: number;
+  /** US dollars per call (ModelPrice); null when the model is priced by tokens */
+  call_price: number | null;
+}
+
+/** The options that price models, each a JSON object of model name → number. */
+export const modelPriceOptionKeys = [
+  'ModelRatio',
+  'CompletionRatio',
+  'CacheReadRatio',
+  'CacheWriteRatio',
+  'ModelPrice',
+] as const;
+export type ModelPriceOptionKey = (typeof modelPriceOptionKeys)[number];
+
+/** One row of the built-in price table, as GET /api/pricing/built-in answers it. */
+export interface BuiltInPriceRow {
+  model: string;
+  /** the gateway's own price for the model; null when only an option prices it */
+  built_in: ModelPriceRatios | null;
+  /** what the relay charges now: each option's entry over the built-in one */
+  effective: ModelPriceRatios;
+  /** the options with an entry for this model (they win over the built-in price) */
+  overridden_by: ModelPriceOptionKey[];
+  /** false when an option names the model without giving it a ratio or a call price: the relay refuses it */
+  is_priced: boolean;
+}
+
+export interface BuiltInPriceTable {
+  /** US dollars per million tokens at model ratio 1 */
+  usd_per_million_at_ratio_1: number;
+  models: BuiltInPriceRow[];
 }

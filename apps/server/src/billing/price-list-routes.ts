@@ -11,8 +11,9 @@ const MILLION = 1_000_000;
 
 /**
  * GET /api/pricing — every model the signed-in user can call (an enabled channel in one of its groups serves it)
- * with its ratios and the price per million tokens, group ratio applied, as the relay would bill it. Models
- * without a price are left out: the relay refuses them.
+ * with its ratios and the price per million tokens, group ratio applied, as the relay would bill it; a model
+ * priced per call (ModelPrice) has its price per call too. Models without a price are left out: the relay
+ * refuses them.
  */
 export function registerPriceListRoutes(app: FastifyInstance, context: AppContext): void {
   const guards = createGuards(context);
@@ -25,6 +26,8 @@ export function registerPriceListRoutes(app: FastifyInstance, context: AppContex
     const quotaPerUnit = options.getNumber('QuotaPerUnit') || DEFAULT_QUOTA_PER_UNIT;
     // Quota per million tokens at ratio 1, in the display unit.
     const unitPrice = displayInCurrency ? MILLION / quotaPerUnit : MILLION;
+    // Quota per US dollar of a call price, in the display unit.
+    const callUnit = displayInCurrency ? 1 : quotaPerUnit;
     const seen = new Set<string>();
     const models: PricedModel[] = [];
     // The relay bills the first of the user's groups that serves the model; so does the list.
@@ -48,6 +51,7 @@ export function registerPriceListRoutes(app: FastifyInstance, context: AppContex
           output_price: input * ratios.completionRatio,
           cache_read_price: input * ratios.cacheReadRatio,
           cache_write_price: input * ratios.cacheWriteRatio,
+          call_price: ratios.callPrice === undefined ? null : ratios.callPrice * groupRatio * callUnit,
         });
       }
     }

@@ -11,11 +11,17 @@ export interface Pricing {
   /** a prompt token written to the vendor's cache, relative to a fresh one */
   cacheWriteRatio: number;
   groupRatio: number;
+  /**
+   * US dollars per call for a model the ModelPrice option prices per call: the call costs this × quota per
+   * dollar × group ratio, whatever its tokens; absent for models priced by tokens
+   */
+  callPrice?: number;
 }
 
 export type ModelRatios = Omit<Pricing, 'groupRatio'>;
 
-type RatioKey = 'ModelRatio' | 'CompletionRatio' | 'CacheReadRatio' | 'CacheWriteRatio' | 'GroupRatio';
+type RatioKey =
+  'ModelRatio' | 'CompletionRatio' | 'CacheReadRatio' | 'CacheWriteRatio' | 'GroupRatio' | 'ModelPrice';
 
 type RatioMap = Readonly<Record<string, number>>;
 
@@ -37,7 +43,7 @@ function parseRatioMap(text: string): RatioMap {
   return ratios;
 }
 
-function readRatios(options: OptionStore, key: RatioKey): RatioMap {
+export function readRatios(options: OptionStore, key: RatioKey): RatioMap {
   const text = options.get(key);
   let cache = parsedRatios.get(options);
   if (!cache) {
@@ -56,18 +62,21 @@ function own(map: RatioMap, name: string): number | undefined {
 }
 
 /**
- * The ratios of a model, or null when the model has no price: neither the ModelRatio option nor the built-in
- * table knows it. The relay refuses such models rather than guess a price. Each ratio comes from its option
- * first, then the built-in table; cache tokens of a model no one gave cache prices cost what fresh input does.
+ * The ratios of a model, or null when the model has no price: neither the ModelRatio or ModelPrice option nor
+ * the built-in table knows it. The relay refuses such models rather than guess a price. Each ratio comes from
+ * its option first, then the built-in table; cache tokens of a model no one gave cache prices cost what fresh
+ * input does. A ModelPrice entry prices the model per call, over any ratio.
  */
 export function findModelRatios(options: OptionStore, model: string): ModelRatios | null {
   const builtIn = Object.prototype.hasOwnProperty.call(defaultModelPrices, model)
     ? defaultModelPrices[model]
     : undefined;
+  const callPrice = own(readRatios(options, 'ModelPrice'), model);
   const modelRatio = own(readRatios(options, 'ModelRatio'), model) ?? builtIn?.modelRatio;
-  if (modelRatio === undefined) return null;
+  if (modelRatio === undefined && callPrice === undefined) return null;
   return {
-    modelRatio,
+    ...(callPrice === undefined ? {} : { callPrice }),
+    modelRatio: modelRatio ?? 0,
     completionRatio: own(readRatios(options, 'CompletionRatio'), model) ?? builtIn?.completionRatio ?? 1,
     cacheReadRatio: own(readRatios(options, 'CacheReadRatio'), model) ?? builtIn?.cacheReadRatio ?? 1,
     cacheWriteRatio: own(readRatios(options, 'CacheWriteRatio'), model) ?? builtIn?.cacheWriteRatio ?? 1,
@@ -81,6 +90,9 @@ export function getGroupRatio(options: OptionStore, group: string): number {
 
 export function describePricing(pricing: Pricing): string {
   const format = (value: number) => String(Math.round(value * 1e6) / 1e6);
+  if (pricing.callPrice !== undefined) {
+    return `price per call $${format(pricing.callPrice)}, group ratio ${format(pricing.groupRatio)}`;
+  }
   return (
     `model ratio ${format(pricing.modelRatio)}, completion ratio ${format(pricing.completionRatio)}, ` +
     `cache read ratio ${format(pricing.cacheReadRatio)}, cache write ratio ${format(pricing.cacheWriteRatio)}, ` +
@@ -91,6 +103,6 @@ export function describePricing(pricing: Pricing): string {
 export function unpricedModelMessage(model: string): string {
   return (
     `The model "${model}" has no price on this gateway: an administrator must set its ratio in ModelRatio ` +
-    '(Operation settings) before it can be used'
+    'or its price per call in ModelPrice (Operation settings) before it can be used'
   );
 }

@@ -52,3 +52,11 @@ export function computeReservation(
 export function computeImageCost(pricing: Pricing, images: number, multiplier: number): number {
   return ceilQuota(pricing.modelRatio * 1000 * multiplier * images * pricing.groupRatio);
 }
+
+/**
+ * A model priced per call (ModelPrice) costs its price in dollars × quota per dollar × group ratio for each
+ * call, whatever its tokens: reserved up front and settled at exactly that.
+ */
+export function computeCallCost(callPrice: number, quotaPerUnit: number, groupRatio: number): number {
+  return ceilQuota(callPrice * quotaPerUnit * groupRatio);
+}

@@ -68,5 +68,6 @@ export function toLog(row: LogRow): Log {
     cache_read_ratio: Number(row.cache_read_ratio),
     cache_write_ratio: Number(row.cache_write_ratio),
     group_ratio: Number(row.group_ratio),
+    call_price: Number(row.call_price),
   };
 }

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ChannelStatus, nowSeconds, type InboundProtocol } from '@gatehouse/shared';
+import { ChannelStatus, DEFAULT_QUOTA_PER_UNIT, nowSeconds, type InboundProtocol } from '@gatehouse/shared';
 import {
   describePricing,
   findModelRatios,
@@ -8,6 +8,7 @@ import {
   unpricedModelMessage,
   type Pricing,
 } from '../billing/pricing';
+import { computeCallCost } from '../billing/quota-cost';
 import { refundQuota, reserveQuota, type QuotaHolder } from '../billing/quota-reservation';
 import { createTokenCounter, type TokenCounter } from '../billing/token-counter';
 import type { RelayEndpoint, TokenUsage } from '../providers/provider-types';
@@ -17,7 +18,10 @@ import { assertModelAllowed, recheckKey, type RelayCaller } from './key-auth';
 import { RelayError, relayErrors } from './relay-error';
 import type { RelayRuntime } from './relay-runtime';
 import { ClientAbort } from './client-abort';
+import type { AttemptWatch } from './attempt-watch';
+import { describeCoolingChannels, pickServingChannel } from './channel-picking';
 import type { JobLimits } from '../limits/job-limits';
+import { unobserved, type RelayObservation } from '../observability/relay-observation';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -55,6 +59,10 @@ export interface RelayJob {
   limits: JobLimits | null;
   /** the answer's last write, held until its settlement is committed: set by the delivery */
   finalWrite: FinalWrite | null;
+  /** metrics and spans of the request, told at the story's seams (observability/) */
+  observation: RelayObservation;
+  /** the attempt under way: its upstream signal, latency and first-token timer (relay-attempts.ts) */
+  attempt: AttemptWatch | null;
 }
 
 /**
@@ -113,11 +121,16 @@ export async function startRelayJob(
   } else {
     await runtime.channels.ready();
     for (const candidate of caller.groups) {
-      channel = runtime.channels.pick(candidate, model, NONE_TRIED);
+      channel = pickServingChannel(runtime, candidate, model, NONE_TRIED);
       if (channel) {
         group = candidate;
         break;
       }
+    }
+    // Channels exist but all are cooling down or resting: a 503 saying when to come back.
+    if (!channel) {
+      const cooling = describeCoolingChannels(runtime, caller.groups, model, NONE_TRIED);
+      if (cooling) throw cooling;
     }
   }
   if (!channel) throw relayErrors.noChannel(model, group);
@@ -147,13 +160,15 @@ export async function startRelayJob(
     settlementCounted: null,
     limits: null,
     finalWrite: null,
+    observation: unobserved,
+    attempt: null,
   };
 }
 
 const NONE_TRIED: ReadonlySet<number> = new Set();
 
 /** The protocol of each endpoint's OpenAI route, when the route does not say another. */
-const endpointProtocols: Readonly<Record<RelayEndpoint, InboundProtocol>> = {
+export const endpointProtocols: Readonly<Record<RelayEndpoint, InboundProtocol>> = {
   chat: 'openai-chat',
   completions: 'openai-completions',
   embeddings: 'openai-embeddings',
@@ -163,6 +178,14 @@ const endpointProtocols: Readonly<Record<RelayEndpoint, InboundProtocol>> = {
   audioTranscriptions: 'openai-audio-transcriptions',
   audioTranslations: 'openai-audio-translations',
 };
+
+/** What one call costs when its model is priced per call (ModelPrice); null when it is priced by tokens. */
+export function findCallCost(job: RelayJob): number | null {
+  const { callPrice, groupRatio } = job.pricing;
+  if (callPrice === undefined) return null;
+  const quotaPerUnit = job.runtime.context.options.getNumber('QuotaPerUnit') || DEFAULT_QUOTA_PER_UNIT;
+  return computeCallCost(callPrice, quotaPerUnit, groupRatio);
+}
 
 function holderOf(job: RelayJob): QuotaHolder {
   return {
@@ -270,6 +293,7 @@ function settleJob(job: RelayJob, billed: BilledUsage | null): Promise<void> {
           cache_read_ratio: job.pricing.cacheReadRatio,
           cache_write_ratio: job.pricing.cacheWriteRatio,
           group_ratio: job.pricing.groupRatio,
+          call_price: job.pricing.callPrice ?? 0,
           content: notes.join(', '),
         }
       : null,

@@ -27,6 +27,7 @@ const log = (overrides: Partial<Log> = {}): Log => ({
   cache_read_ratio: 0.5,
   cache_write_ratio: 1,
   group_ratio: 1,
+  call_price: 0,
   ...overrides,
 });
 

@@ -30,6 +30,7 @@ const cachedClaude: Log = {
   cache_read_ratio: 0.1,
   cache_write_ratio: 1.25,
   group_ratio: 1,
+  call_price: 0,
 };
 
 const olderEntry: Log = {
@@ -46,6 +47,7 @@ const olderEntry: Log = {
   cache_read_ratio: 0,
   cache_write_ratio: 0,
   group_ratio: 0,
+  call_price: 0,
   content: 'model ratio 1.25, completion ratio 4, group ratio 1',
 };
 

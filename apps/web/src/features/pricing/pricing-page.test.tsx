@@ -18,6 +18,7 @@ const priced = (model: string, input: number, output: number): PricedModel => ({
   output_price: output,
   cache_read_price: input * 0.1,
   cache_write_price: input * 1.25,
+  call_price: null,
 });
 
 function setUp(list: PriceList) {
