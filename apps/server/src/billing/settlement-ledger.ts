@@ -49,7 +49,7 @@ export interface QuotaCrossing {
  * here would be latency each request pays (a 4 ms timer was most of the added latency at concurrency 1),
  * while under load a turn gathers many requests by itself. A crash loses nothing that was delivered.
  */
-const BATCH_DELAY_MS = 4;
+const BATCH_DELAY_MS = 0;
 /** A batch this big is written at once; the queue is bounded by the requests waiting for their commit. */
 const MAX_BATCH = 500;
 /** After a failed commit (the database away), the next try waits this long. */
