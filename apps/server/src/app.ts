@@ -27,6 +27,8 @@ import { registerLogRoutes } from './logs/log-routes';
 import { registerLogClearRoutes } from './logs/log-clear-routes';
 import { registerAuditRoutes } from './audit/audit-routes';
 import { registerUserDashboardRoutes } from './logs/user-dashboard-routes';
+import { registerDashboardRoutes } from './rollups/dashboard-routes';
+import { startLogRetention } from './logs/log-retention';
 import { registerPriceListRoutes } from './billing/price-list-routes';
 import { registerBuiltInPriceRoutes } from './billing/built-in-price-routes';
 import { registerChannelTestRoutes } from './channels/channel-test-routes';
@@ -121,6 +123,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerLogClearRoutes(app, context);
   registerAuditRoutes(app, context);
   registerUserDashboardRoutes(app, context);
+  registerDashboardRoutes(app, context);
+  startLogRetention(context, app.log);
   registerPriceListRoutes(app, context);
   registerBuiltInPriceRoutes(app, context);
   registerChannelTestRoutes(app, context);

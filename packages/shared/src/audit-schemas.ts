@@ -45,8 +45,7 @@ export type AuditValue = string | number | boolean | null;
  * `masked: true`, and the console shows "changed".
  */
 export type AuditChange =
-  | { field: string; before: AuditValue; after: AuditValue; masked?: false }
-  | { field: string; masked: true };
+  { field: string; before: AuditValue; after: AuditValue; masked?: false } | { field: string; masked: true };
 
 export interface AuditEntry {
   id: number;
@@ -87,7 +86,10 @@ export const auditQuerySchema = z.object({
   p: queryPagingNumber('p'),
   size: queryPagingNumber('size'),
   actor: boundedText('actor', 64),
-  action: oneOf(auditActions, 'action must be one of the audit actions, such as user.update or channel.delete'),
+  action: oneOf(
+    auditActions,
+    'action must be one of the audit actions, such as user.update or channel.delete',
+  ),
   target_type: oneOf(auditTargetTypes, `target_type must be one of ${auditTargetTypes.join(', ')}`),
   target_id: boundedText('target_id', 128),
   start: queryTimestamp('start'),

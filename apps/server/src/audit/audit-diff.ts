@@ -11,7 +11,8 @@ export function toAuditValue(value: unknown): AuditValue {
   return JSON.stringify(value);
 }
 
-const isEmpty = (value: AuditValue): boolean => value === null || value === '';
+const isEmpty = (value: AuditValue): boolean =>
+  value === null || value === '' || value === 0 || value === false;
 
 /** Databases answer bigint columns as text or numbers: `100` and `'100'` are the same value here. */
 const isSame = (before: AuditValue, after: AuditValue): boolean =>
@@ -33,7 +34,7 @@ export function diffAuditFields(
     const old = before ? (before[field] ?? null) : null;
     const current = after ? (after[field] ?? null) : null;
     if (isSame(old, current)) continue;
-    // Creating or deleting a target: fields it had empty say nothing.
+    // Creating or deleting a target: fields it had empty, zero or off say nothing.
     if ((before === null || after === null) && isEmpty(old) && isEmpty(current)) continue;
     changes.push(
       secretFields.includes(field) ? { field, masked: true } : { field, before: old, after: current },

@@ -1,7 +1,7 @@
 import { parseChannelConfig, secretChannelConfigFields, type AuditChange } from '@gatehouse/shared';
 import type { ChannelRow, RedemptionRow, TokenRow, UserRow } from '../db/schema';
 import { toPublicChannel } from '../channels/channel-repository';
-import { isSecretOption, type OptionKey } from '../options/option-defaults';
+import { isSecretOption, optionDefinitions, type OptionKey } from '../options/option-defaults';
 import { toRedemption } from '../redemptions/redemption-repository';
 import { toToken } from '../tokens/token-repository';
 import { toPublicUser } from '../users/user-repository';
@@ -78,14 +78,38 @@ export function tokenChanges(before: TokenRow | null, after: TokenRow | null): A
 }
 
 /** A redemption code is worth quota to whoever types it: masked like a key. */
-export function redemptionChanges(
-  before: RedemptionRow | null,
-  after: RedemptionRow | null,
-): AuditChange[] {
+export function redemptionChanges(before: RedemptionRow | null, after: RedemptionRow | null): AuditChange[] {
   const fields = (row: RedemptionRow) => toAuditFields(toRedemption(row), []);
   return diffAuditFields(before && fields(before), after && fields(after), ['key']);
 }
 
+/** A JSON object's entries as fields, or null when the text is not one. */
+function jsonObjectFields(text: string): AuditFields | null {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
+    return Object.fromEntries(Object.entries(parsed).map(([field, value]) => [field, toAuditValue(value)]));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An option's value; a JSON object option (prices, ratios) model by model, so changing one price shows that
+ * model's old and new price rather than two copies of the whole table.
+ */
 export function optionChanges(key: OptionKey, before: string, after: string): AuditChange[] {
-  return diffAuditFields({ value: before }, { value: after }, isSecretOption(key) ? ['value'] : []);
+  if (isSecretOption(key)) return diffAuditFields({ value: before }, { value: after }, ['value']);
+  if (optionDefinitions[key].kind === 'json') {
+    const beforeFields = jsonObjectFields(before);
+    const afterFields = jsonObjectFields(after);
+    if (beforeFields && afterFields) {
+      // Keys added or removed read as null on the other side.
+      const names = [...new Set([...Object.keys(beforeFields), ...Object.keys(afterFields)])];
+      const fill = (fields: AuditFields) =>
+        Object.fromEntries(names.map((name) => [name, fields[name] ?? null]));
+      return diffAuditFields(fill(beforeFields), fill(afterFields));
+    }
+  }
+  return diffAuditFields({ value: before }, { value: after });
 }

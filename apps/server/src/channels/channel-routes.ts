@@ -9,6 +9,7 @@ import {
 import type { AppContext } from '../context';
 import { createGuards, currentUser } from '../http/auth';
 import { ok } from '../http/envelope';
+import { auditActorOf } from '../audit/audit-actor';
 import { readPage } from '../db/paging';
 import { parseId, parseWith } from '../http/validate';
 import { listChannels, searchChannels, toPublicChannel, type ChannelSort } from './channel-repository';
@@ -20,6 +21,8 @@ import {
   updateChannel,
 } from './channel-service';
 import { listKnownModels, listKnownModelsByType } from './known-models';
+import type { ChannelRow } from '../db/schema';
+import { getChannelBreaker } from '../relay/channel-breaker';
 
 const SEARCH_MATCH_LIMIT = 1000;
 
@@ -35,11 +38,14 @@ const sortOf = (query: ChannelListQuery): ChannelSort => ({
  */
 export function registerChannelRoutes(app: FastifyInstance, context: AppContext): void {
   const { admin } = createGuards(context);
+  const breaker = getChannelBreaker(context);
+  /** A row of a list: with its circuit state, recent error rate and latency on this server. */
+  const toListedChannel = (row: ChannelRow) => toPublicChannel(row, { health: breaker.summarize(row.id) });
 
   app.get('/api/channel/', { preHandler: admin }, async (request) => {
     const query = parseWith(channelListQuerySchema, request.query);
     const rows = await listChannels(context.db, readPage(query), sortOf(query));
-    return ok(rows.map((row) => toPublicChannel(row)));
+    return ok(rows.map((row) => toListedChannel(row)));
   });
 
   app.get('/api/channel/search', { preHandler: admin }, async (request) => {
@@ -53,7 +59,7 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
     const rows = keyword
       ? await searchChannels(context.db, keyword, page, sort)
       : await listChannels(context.db, page, sort);
-    return ok(rows.map((row) => toPublicChannel(row)));
+    return ok(rows.map((row) => toListedChannel(row)));
   });
 
   app.get('/api/channel/models', { preHandler: admin }, async () => ok(listKnownModels()));
@@ -62,11 +68,20 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   app.get<{ Params: { id: string } }>('/api/channel/:id', { preHandler: admin }, async (request) => {
     const channel = await getChannel(context, parseId(request.params.id));
-    return ok(toPublicChannel(channel, { withSecrets: isRootRole(currentUser(request).role) }));
+    return ok(
+      toPublicChannel(channel, {
+        withSecrets: isRootRole(currentUser(request).role),
+        health: breaker.summarize(channel.id),
+      }),
+    );
   });
 
   app.post('/api/channel/', { preHandler: admin }, async (request) => {
-    const ids = await createChannels(context, parseWith(channelFieldsSchema, request.body));
+    const ids = await createChannels(
+      context,
+      parseWith(channelFieldsSchema, request.body),
+      auditActorOf(request),
+    );
     const message =
       ids.length > 1 ? `${ids.length} channels created successfully!` : 'Channel created successfully!';
     return ok({ ids }, message);
@@ -74,17 +89,17 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   app.put('/api/channel/', { preHandler: admin }, async (request) => {
     const { id, ...fields } = parseWith(channelUpdateSchema, request.body);
-    const channel = await updateChannel(context, id, fields);
+    const channel = await updateChannel(context, id, fields, auditActorOf(request));
     return ok(toPublicChannel(channel), 'Channel updated successfully!');
   });
 
-  app.delete('/api/channel/disabled', { preHandler: admin }, async () => {
-    const count = await deleteDisabledChannels(context);
+  app.delete('/api/channel/disabled', { preHandler: admin }, async (request) => {
+    const count = await deleteDisabledChannels(context, auditActorOf(request));
     return ok(count, `deleted all disabled channels, ${count} in total`);
   });
 
   app.delete<{ Params: { id: string } }>('/api/channel/:id', { preHandler: admin }, async (request) => {
-    await deleteChannel(context, parseId(request.params.id));
+    await deleteChannel(context, parseId(request.params.id), auditActorOf(request));
     return ok(undefined, 'Channel deleted successfully!');
   });
 }

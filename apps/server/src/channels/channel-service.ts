@@ -3,6 +3,8 @@ import { ChannelStatus, type ChannelFields } from '@gatehouse/shared';
 import type { AppContext } from '../context';
 import type { ChannelRow, Database } from '../db/schema';
 import { fail } from '../http/envelope';
+import { recordAudit, type AuditActor } from '../audit/audit-log';
+import { channelChanges } from '../audit/audit-subjects';
 import { rewriteAbilities, updateAbilityFields } from './abilities';
 import {
   isPickFieldsUpdate,
@@ -25,8 +27,23 @@ async function insertChannelRow(db: Kysely<Database>, values: ChannelValues): Pr
   return inserted.id;
 }
 
-/** POST /api/channel/: every channel of a batch and all their abilities commit together, or none does. */
-export async function createChannels(context: AppContext, fields: ChannelFields): Promise<number[]> {
+/** The audit action of an edit: a status switch reads as enabling or disabling, anything else as an update. */
+function updateAction(before: ChannelRow, after: ChannelRow) {
+  if (before.status === after.status) return 'channel.update' as const;
+  return after.status === ChannelStatus.enabled ? ('channel.enable' as const) : ('channel.disable' as const);
+}
+
+const auditTarget = (row: ChannelRow) => ({ type: 'channel' as const, id: row.id, name: row.name });
+
+/**
+ * POST /api/channel/: every channel of a batch and all their abilities commit together, or none does; so do
+ * their audit entries.
+ */
+export async function createChannels(
+  context: AppContext,
+  fields: ChannelFields,
+  audit: AuditActor,
+): Promise<number[]> {
   const channels = prepareNewChannels(fields);
   const ids = await context.db.transaction().execute(async (trx) => {
     const created: number[] = [];
@@ -35,6 +52,16 @@ export async function createChannels(context: AppContext, fields: ChannelFields)
       await rewriteAbilities(trx, { id, ...values });
       created.push(id);
     }
+    const rows = await trx.selectFrom('channels').selectAll().where('id', 'in', created).execute();
+    await recordAudit(
+      trx,
+      audit,
+      rows.map((row) => ({
+        action: 'channel.create',
+        target: auditTarget(row),
+        changes: channelChanges(null, row),
+      })),
+    );
     return created;
   });
   context.events.emit('channelsChanged');
@@ -46,6 +73,7 @@ export async function updateChannel(
   context: AppContext,
   id: number,
   fields: ChannelFields,
+  audit: AuditActor,
 ): Promise<ChannelRow> {
   const updated = await context.db.transaction().execute(async (trx) => {
     const stored = await trx.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
@@ -63,16 +91,30 @@ export async function updateChannel(
       await trx.updateTable('channels').set(values).where('id', '=', id).execute();
       await rewriteAbilities(trx, { id, ...values });
     }
-    return trx.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const after = await trx.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    await recordAudit(trx, audit, {
+      action: updateAction(stored, after),
+      target: auditTarget(after),
+      changes: channelChanges(stored, after),
+    });
+    return after;
   });
   context.events.emit('channelsChanged');
   return updated;
 }
 
-export async function deleteChannel(context: AppContext, id: number): Promise<void> {
+export async function deleteChannel(context: AppContext, id: number, audit: AuditActor): Promise<void> {
   const deleted = await context.db.transaction().execute(async (trx) => {
+    const stored = await trx.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
     await trx.deleteFrom('abilities').where('channel_id', '=', id).execute();
     const result = await trx.deleteFrom('channels').where('id', '=', id).executeTakeFirst();
+    if (stored && Number(result.numDeletedRows) > 0) {
+      await recordAudit(trx, audit, {
+        action: 'channel.delete',
+        target: auditTarget(stored),
+        changes: channelChanges(stored, null),
+      });
+    }
     return Number(result.numDeletedRows);
   });
   if (deleted === 0) fail(CHANNEL_NOT_FOUND);
@@ -80,12 +122,23 @@ export async function deleteChannel(context: AppContext, id: number): Promise<vo
 }
 
 /** DELETE /api/channel/disabled: manually and automatically disabled channels; answers how many went. */
-export async function deleteDisabledChannels(context: AppContext): Promise<number> {
+export async function deleteDisabledChannels(context: AppContext, audit: AuditActor): Promise<number> {
   const disabled = [ChannelStatus.manuallyDisabled, ChannelStatus.autoDisabled];
   const count = await context.db.transaction().execute(async (trx) => {
-    const ids = trx.selectFrom('channels').select('id').where('status', 'in', disabled);
+    const stored = await trx.selectFrom('channels').selectAll().where('status', 'in', disabled).execute();
+    if (stored.length === 0) return 0;
+    const ids = stored.map((row) => row.id);
     await trx.deleteFrom('abilities').where('channel_id', 'in', ids).execute();
-    const result = await trx.deleteFrom('channels').where('status', 'in', disabled).executeTakeFirst();
+    const result = await trx.deleteFrom('channels').where('id', 'in', ids).executeTakeFirst();
+    await recordAudit(
+      trx,
+      audit,
+      stored.map((row) => ({
+        action: 'channel.delete',
+        target: auditTarget(row),
+        changes: channelChanges(row, null),
+      })),
+    );
     return Number(result.numDeletedRows);
   });
   if (count > 0) context.events.emit('channelsChanged');

@@ -6,6 +6,7 @@ import {
   createRedemptionRequestSchema,
   createTokenRequestSchema,
   createUserRequestSchema,
+  dashboardQuerySchema,
   emailBindQuerySchema,
   emailRequestQuerySchema,
   keywordPageQuerySchema,
@@ -619,6 +620,15 @@ export const apiRouteTable: readonly ApiRouteContract[] = [
     tag: 'logs',
     access: 'user',
     summary: 'Own requests, tokens and quota per day and model over the last 7 days',
+  },
+  {
+    method: 'GET',
+    path: '/api/dashboard',
+    tag: 'logs',
+    access: 'user',
+    summary:
+      'Usage over time from the hourly or daily rollups: series, totals, top models and keys; channels with error rate and latency percentiles for admins; scope=all (everyone) for admins',
+    query: dashboardQuerySchema,
   },
   {
     method: 'GET',

@@ -4,6 +4,9 @@ import type { AppContext } from '../context';
 import { createGuards } from '../http/auth';
 import { ok } from '../http/envelope';
 import { parseWith } from '../http/validate';
+import { auditActorOf } from '../audit/audit-actor';
+import { recordAudit } from '../audit/audit-log';
+import { optionChanges } from '../audit/audit-subjects';
 import { isSecretOption } from './option-defaults';
 import { registerReleaseRoutes } from './release-routes';
 import { validateOption } from './validate-option';
@@ -24,7 +27,13 @@ export function registerOptionRoutes(app: FastifyInstance, context: AppContext):
   app.put('/api/option/', { preHandler: root }, async (request) => {
     const input = parseWith(optionUpdateRequestSchema, request.body);
     const [key, value] = validateOption(input.key, input.value, options);
+    const before = options.get(key);
     await options.set(key, value);
+    await recordAudit(context.db, auditActorOf(request), {
+      action: 'option.update',
+      target: { type: 'option', id: key, name: key },
+      changes: optionChanges(key, before, value),
+    });
     return ok(isSecretOption(key) ? undefined : { key, value });
   });
 

@@ -18,7 +18,9 @@ const wholeNumberKeys = new Set<OptionKey>([
   'QuotaRemindThreshold',
   'PreConsumedQuota',
   'RetryTimes',
+  'CircuitBreakerThreshold',
   'ResponsesRetentionDays',
+  'LogRetentionDays',
 ]);
 
 /** Addresses stored without a trailing slash; must be http(s) when set. */
@@ -105,6 +107,15 @@ function validateText(key: OptionKey, value: string): string {
   return value;
 }
 
+/** A scraper sends the metrics token in a header: long enough not to be guessed, and no spaces. */
+function validateMetricsToken(value: string): string {
+  const token = value.trim();
+  if (token !== '' && !/^[\x21-\x7e]{16,256}$/.test(token)) {
+    fail('The metrics token must be 16 to 256 visible characters without spaces, or empty (not served)');
+  }
+  return token;
+}
+
 /**
  * Checks a value for an option by its kind and key and answers the value to store (normalised), or fails with
  * the message the console shows.
@@ -120,7 +131,7 @@ export function validateOption(key: string, value: string, options: OptionStore)
     case 'json':
       return [key, validateJson(key, value)];
     case 'secret':
-      return [key, value.trim()];
+      return [key, key === 'MetricsToken' ? validateMetricsToken(value) : value.trim()];
     case 'text':
       return [key, validateText(key, value)];
   }

@@ -57,6 +57,8 @@ export function searchRedemptions(db: Db, keyword: string, page: Page): Promise<
 export async function createRedemptions(
   db: Db,
   input: { name: string; quota: number; count: number; userId: number; now: number },
+  /** runs in the insert's transaction with the new rows (the audit entries commit with them) */
+  onCreated: (transaction: Db, rows: RedemptionRow[]) => Promise<void>,
 ): Promise<string[]> {
   const keys = new Set<string>();
   while (keys.size < input.count) keys.add(randomText(REDEMPTION_KEY_LENGTH));
@@ -68,8 +70,15 @@ export async function createRedemptions(
     status: RedemptionStatus.unused,
     created_time: input.now,
   }));
-  await db
-    .transaction()
-    .execute((transaction) => transaction.insertInto('redemptions').values(rows).execute());
+  await db.transaction().execute(async (transaction) => {
+    await transaction.insertInto('redemptions').values(rows).execute();
+    const created = await transaction
+      .selectFrom('redemptions')
+      .selectAll()
+      .where('key', 'in', [...keys])
+      .orderBy('id')
+      .execute();
+    await onCreated(transaction, created);
+  });
   return [...keys];
 }

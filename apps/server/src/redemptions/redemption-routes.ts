@@ -15,6 +15,9 @@ import { createGuards, currentUser } from '../http/auth';
 import { fail, ok } from '../http/envelope';
 import { parseId, parseWith } from '../http/validate';
 import { recordManageLog } from '../logs/log-writer';
+import { auditActorOf } from '../audit/audit-actor';
+import { recordAudit } from '../audit/audit-log';
+import { redemptionChanges } from '../audit/audit-subjects';
 import { describeQuota } from '../users/register-user';
 import {
   createRedemptions,
@@ -56,7 +59,21 @@ export function registerRedemptionRoutes(app: FastifyInstance, context: AppConte
   app.post('/api/redemption/', { preHandler: guards.admin }, async (request) => {
     const input = parseWith(createRedemptionRequestSchema, request.body);
     const admin = currentUser(request);
-    const keys = await createRedemptions(db, { ...input, userId: admin.id, now: nowSeconds() });
+    const actor = auditActorOf(request);
+    const keys = await createRedemptions(
+      db,
+      { ...input, userId: admin.id, now: nowSeconds() },
+      (transaction, rows) =>
+        recordAudit(
+          transaction,
+          actor,
+          rows.map((row) => ({
+            action: 'redemption.create',
+            target: { type: 'redemption', id: row.id, name: row.name },
+            changes: redemptionChanges(null, row),
+          })),
+        ),
+    );
     await recordManageLog(
       db,
       admin.id,
@@ -72,6 +89,7 @@ export function registerRedemptionRoutes(app: FastifyInstance, context: AppConte
       ? parseWith(redemptionStatusRequestSchema, request.body)
       : parseWith(updateRedemptionRequestSchema, request.body);
     const update = 'status' in input ? { status: input.status } : { name: input.name, quota: input.quota };
+    const before = await findRedemptionById(db, input.id);
     // Conditional on "not used" in the same statement, so an edit can never race a top-up.
     const result = await db
       .updateTable('redemptions')
@@ -83,6 +101,15 @@ export function registerRedemptionRoutes(app: FastifyInstance, context: AppConte
     if (!row) fail(NOT_FOUND);
     // MySQL counts unchanged rows as not updated, so the stored status decides.
     if (Number(result.numUpdatedRows) === 0 && row.status === RedemptionStatus.used) fail(USED);
+    if (before) {
+      const statusAction =
+        row.status === RedemptionStatus.unused ? 'redemption.enable' : 'redemption.disable';
+      await recordAudit(db, auditActorOf(request), {
+        action: 'status' in input ? statusAction : 'redemption.update',
+        target: { type: 'redemption', id: row.id, name: row.name },
+        changes: redemptionChanges(before, row),
+      });
+    }
     return ok(toRedemption(row));
   });
 
@@ -90,11 +117,15 @@ export function registerRedemptionRoutes(app: FastifyInstance, context: AppConte
     '/api/redemption/:id',
     { preHandler: guards.admin },
     async (request) => {
-      const result = await db
-        .deleteFrom('redemptions')
-        .where('id', '=', parseId(request.params.id))
-        .executeTakeFirst();
+      const before = await findRedemptionById(db, parseId(request.params.id));
+      if (!before) fail(NOT_FOUND);
+      const result = await db.deleteFrom('redemptions').where('id', '=', before.id).executeTakeFirst();
       if (Number(result.numDeletedRows) === 0) fail(NOT_FOUND);
+      await recordAudit(db, auditActorOf(request), {
+        action: 'redemption.delete',
+        target: { type: 'redemption', id: before.id, name: before.name },
+        changes: redemptionChanges(before, null),
+      });
       return ok();
     },
   );

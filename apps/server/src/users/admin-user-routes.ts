@@ -12,6 +12,9 @@ import type { AppContext } from '../context';
 import { readPage } from '../db/paging';
 import { createGuards, currentUser, startSession } from '../http/auth';
 import { fail, ok } from '../http/envelope';
+import { auditActorOf } from '../audit/audit-actor';
+import { recordAudit } from '../audit/audit-log';
+import { userChanges } from '../audit/audit-subjects';
 import { parseId, parseWith } from '../http/validate';
 import { listUsers, searchUsers } from './list-users';
 import { manageUser } from './manage-user';
@@ -54,13 +57,18 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
   app.post('/api/user/', { preHandler: admin }, async (request) => {
     const input = parseWith(createUserRequestSchema, request.body);
     const user = await createUserAccount(context, { ...input, aff_code: '' });
+    await recordAudit(db, auditActorOf(request), {
+      action: 'user.create',
+      target: { type: 'user', id: user.id, name: user.username },
+      changes: userChanges(null, user),
+    });
     return ok(toPublicUser(user), 'User account created successfully!');
   });
 
   app.put('/api/user/', { preHandler: admin }, async (request, reply) => {
     const input = parseWith(updateUserRequestSchema, request.body);
     const actor = currentUser(request);
-    const user = await updateUserByAdmin(context, actor, input);
+    const user = await updateUserByAdmin(context, actor, input, auditActorOf(request));
     // Root changing its own password keeps this session (the new version ended all the others).
     if (user.id === actor.id && input.password) await startSession(context, request, reply, user);
     return ok(toPublicUser(user), 'User info updated successfully!');
@@ -68,7 +76,13 @@ export function registerAdminUserRoutes(app: FastifyInstance, context: AppContex
 
   app.post('/api/user/manage', { preHandler: admin }, async (request) => {
     const input = parseWith(manageUserRequestSchema, request.body);
-    const result = await manageUser(context, currentUser(request), input.username, input.action);
+    const result = await manageUser(
+      context,
+      currentUser(request),
+      input.username,
+      input.action,
+      auditActorOf(request),
+    );
     return ok(result, 'Operation completed successfully!');
   });
 }

@@ -9,6 +9,8 @@ import type { AppContext } from '../context';
 import type { UserRow, UserUpdate } from '../db/schema';
 import { fail } from '../http/envelope';
 import { recordManageLog } from '../logs/log-writer';
+import { recordAudit, type AuditActor } from '../audit/audit-log';
+import { userChanges } from '../audit/audit-subjects';
 import { deleteUserAccount } from './delete-user';
 import { canManageUser } from './user-access';
 import { findUserByUsername } from './user-repository';
@@ -61,6 +63,7 @@ export async function manageUser(
   actor: UserRow,
   username: string,
   action: ManageUserAction,
+  audit: AuditActor,
 ): Promise<ManageUserResult> {
   const { db } = context;
   const target = await findUserByUsername(db, username);
@@ -82,6 +85,11 @@ export async function manageUser(
     if (Number(result.numUpdatedRows) === 0) fail('User does not exist');
   }
   await recordManageLog(db, target.id, target.username, `Admin ${actor.username} ${description}`);
+  await recordAudit(db, audit, {
+    action: `user.${action}`,
+    target: { type: 'user', id: target.id, name: target.username },
+    changes: userChanges(target, action === 'delete' ? null : { ...target, ...update }),
+  });
   context.events.emit('userChanged', target.id);
   return {
     status: update?.status ?? target.status,

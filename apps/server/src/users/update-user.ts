@@ -6,6 +6,8 @@ import type { UserRow, UserUpdate } from '../db/schema';
 import { hashPassword } from '../auth/password';
 import { fail } from '../http/envelope';
 import { recordManageLog } from '../logs/log-writer';
+import { recordAudit, type AuditActor } from '../audit/audit-log';
+import { userChanges } from '../audit/audit-subjects';
 import { describeQuota } from './register-user';
 import { assertCanEditUser } from './user-access';
 import { findUserById } from './user-repository';
@@ -23,12 +25,13 @@ function definedLimits(input: UpdateUserInput): Partial<LimitFields> {
 /**
  * The admin edit of a user: display name, password (blank keeps it), quota, group and limits (rate limits,
  * budget). A new password ends the
- * user's sessions; a quota change is written to the user's management log.
+ * user's sessions; a quota change is written to the user's management log; every change to the audit log.
  */
 export async function updateUserByAdmin(
   context: AppContext,
   actor: UserRow,
   input: UpdateUserInput,
+  audit: AuditActor,
 ): Promise<UserRow> {
   const { db } = context;
   const target = await findUserById(db, input.id);
@@ -65,5 +68,10 @@ export async function updateUserByAdmin(
   }
   const updated = await findUserById(db, target.id);
   if (!updated) fail('User does not exist');
+  await recordAudit(db, audit, {
+    action: 'user.update',
+    target: { type: 'user', id: target.id, name: target.username },
+    changes: userChanges(target, updated),
+  });
   return updated;
 }
