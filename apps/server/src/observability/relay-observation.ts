@@ -9,7 +9,7 @@ import {
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { RelayMetrics, TokenCounts } from './relay-metrics';
 import type { Telemetry } from './telemetry';
 import { readTraceParent } from './traceparent';
@@ -27,6 +27,8 @@ export interface ObservedTarget {
   isStream: boolean;
   /** the caller, for span attributes only (never a metric label) */
   caller: { userId: number; tokenId: number } | null;
+  /** performance.now() when the key check began, at the request's arrival; 0 when unknown (then: now) */
+  receivedAt: number;
   /** performance.now() when the key check ended; 0 when unknown */
   authenticatedAt: number;
 }
@@ -72,18 +74,14 @@ export const unobserved: RelayObservation = {
 export function observeRelay(
   telemetry: Telemetry,
   request: FastifyRequest,
-  reply: FastifyReply,
   target: ObservedTarget,
 ): RelayObservation {
   const metrics = telemetry.metrics();
   const tracer = telemetry.tracing?.tracer ?? null;
   if (!metrics && !tracer) return unobserved;
-  return new ActiveObservation(
-    metrics,
-    tracer ? new RelaySpans(tracer, request, reply, target) : null,
-    reply,
-    target,
-  );
+  const receivedAt = target.receivedAt > 0 ? target.receivedAt : performance.now();
+  const spans = tracer ? new RelaySpans(tracer, request, receivedAt, target) : null;
+  return new ActiveObservation(metrics, spans, receivedAt, target);
 }
 
 class ActiveObservation implements RelayObservation {
@@ -96,7 +94,8 @@ class ActiveObservation implements RelayObservation {
   constructor(
     private readonly metrics: RelayMetrics | null,
     private readonly spans: RelaySpans | null,
-    private readonly reply: FastifyReply,
+    /** performance.now() at the request's arrival */
+    private readonly receivedAt: number,
     private readonly target: ObservedTarget,
   ) {}
 
@@ -118,7 +117,7 @@ class ActiveObservation implements RelayObservation {
   }
 
   firstByte(): void {
-    if (this.firstByteSeconds === null) this.firstByteSeconds = this.reply.elapsedTime / 1000;
+    if (this.firstByteSeconds === null) this.firstByteSeconds = (performance.now() - this.receivedAt) / 1000;
   }
 
   settling(billed: ObservedBill | null): void {
@@ -134,7 +133,7 @@ class ActiveObservation implements RelayObservation {
       channel: this.channelId,
       protocol: this.target.inboundProtocol,
       status,
-      durationSeconds: this.reply.elapsedTime / 1000,
+      durationSeconds: (performance.now() - this.receivedAt) / 1000,
       firstByteSeconds: this.firstByteSeconds,
       usage: billed?.usage ?? null,
       quota: billed?.cost ?? 0,
@@ -160,10 +159,10 @@ class RelaySpans {
   constructor(
     private readonly tracer: Tracer,
     request: FastifyRequest,
-    reply: FastifyReply,
+    receivedAt: number,
     target: ObservedTarget,
   ) {
-    const startTime = epochOf(performance.now() - reply.elapsedTime);
+    const startTime = epochOf(receivedAt);
     const route = request.routeOptions.url ?? '';
     const attributes: Attributes = {
       'http.request.method': request.method,

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { FastifyRequest } from 'fastify';
 import { Role, TokenStatus, UserStatus, parseModelLimits, splitCommaList } from '@gatehouse/shared';
 import type { CallerLimits } from '../limits/caller-limits';
@@ -8,6 +9,15 @@ import { checkTokenUsable } from '../tokens/token-status';
 import { createSubnetMatcher } from '../tokens/subnet';
 import type { KeyCache } from './key-cache';
 import { relayErrors } from './relay-error';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** performance.now() when the relay's key check began, the request's arrival (0 before) */
+    relayReceivedAt: number;
+    /** performance.now() when the relay's key check passed (0 before): the trace's auth span ends there */
+    relayAuthenticatedAt: number;
+  }
+}
 
 /** Who is calling the relay: the key and its owner. */
 export interface RelayCaller {
@@ -168,6 +178,7 @@ export async function authenticateRelayKey(
   request: FastifyRequest,
   placement: KeyPlacement = headerKeyPlacement,
 ): Promise<RelayCaller> {
+  request.relayReceivedAt = performance.now();
   const presented = placement.read(request);
   if (presented === '') throw relayErrors.missingKey(placement.hint);
   let key = presented;
@@ -193,6 +204,7 @@ export async function authenticateRelayKey(
       'channel_pin_forbidden',
     );
   }
+  request.relayAuthenticatedAt = performance.now();
   return toCaller(key, row, pinnedChannelId);
 }
 

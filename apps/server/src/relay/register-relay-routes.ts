@@ -94,6 +94,8 @@ function createRelayErrorHandler(codec: IngressCodec) {
  */
 function prepareScope(scope: FastifyInstance, codec: IngressCodec = openAIChatCodec): void {
   scope.decorateRequest('relayCaller', null);
+  scope.decorateRequest('relayReceivedAt', 0);
+  scope.decorateRequest('relayAuthenticatedAt', 0);
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (_request, body, done) => {
     done(null, { raw: body as Buffer } satisfies RelayMultipartBody);

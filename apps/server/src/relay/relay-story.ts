@@ -53,11 +53,12 @@ export async function runRelay<Delivered>(
   reply: FastifyReply,
   plan: RelayPlan<Delivered>,
 ): Promise<void> {
-  const observation = observeRelay(getTelemetry(runtime.context), request, reply, {
+  const observation = observeRelay(getTelemetry(runtime.context), request, {
     model: plan.model,
     inboundProtocol: plan.inboundProtocol ?? endpointProtocols[plan.endpoint],
     isStream: plan.isStream,
     caller: request.relayCaller,
+    receivedAt: request.relayReceivedAt,
     authenticatedAt: request.relayAuthenticatedAt,
   });
   try {
