@@ -71,11 +71,14 @@ export interface Channel {
   balance: number;
   balance_updated_time: number;
   created_time: number;
-  /** why the upstream last refused the channel's credentials (401/403); '' = it has not since a success */
-  auth_failed_reason: string;
-  auth_failed_time: number;
+  /**
+   * Why the upstream last refused the channel's credentials (401/403); '' = it has not since a success. This
+   * and health are absent from servers that do not track them: the console shows nothing then.
+   */
+  auth_failed_reason?: string;
+  auth_failed_time?: number;
   /** how the channel has been doing on the server that answered (each server judges its own upstream calls) */
-  health: ChannelHealth;
+  health?: ChannelHealth;
 }
 
 /** A channel's circuit: closed (used), open (skipped after failures), half_open (one probe), resting (429). */

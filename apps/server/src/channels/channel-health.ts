@@ -108,7 +108,65 @@ export function reportChannelFailure(
     },
     'upstream attempt failed',
   );
+  if (failure.code === 'channel_auth_failed') void storeAuthFailure(context, log, channel.id, failure.message);
   if (failure.isChannelDead) void disableFailingChannel(context, log, channel, failure.message);
+}
+
+/** The auth-failure reason each channel has in the database as this server last wrote it: one write per change. */
+const storedReasons = new WeakMap<AppContext, Map<number, string>>();
+
+function storedReasonsOf(context: AppContext): Map<number, string> {
+  let reasons = storedReasons.get(context);
+  if (!reasons) {
+    reasons = new Map();
+    storedReasons.set(context, reasons);
+  }
+  return reasons;
+}
+
+const MAX_REASON_LENGTH = 1000;
+
+/**
+ * Records why the upstream refused the channel's credentials, so the channel list shows it whether or not the
+ * channel is disabled for it. Written only when the reason changes.
+ */
+async function storeAuthFailure(
+  context: AppContext,
+  log: FastifyBaseLogger,
+  channelId: number,
+  message: string,
+): Promise<void> {
+  const reason = message.slice(0, MAX_REASON_LENGTH);
+  const reasons = storedReasonsOf(context);
+  if (reasons.get(channelId) === reason) return;
+  reasons.set(channelId, reason);
+  try {
+    await context.db
+      .updateTable('channels')
+      .set({ auth_failed_reason: reason, auth_failed_time: nowSeconds() })
+      .where('id', '=', channelId)
+      .execute();
+  } catch (error) {
+    reasons.delete(channelId);
+    log.error({ err: error, channelId }, 'recording a channel auth failure failed');
+  }
+}
+
+/** The channel's credentials work again (a success through it, a passing test): its auth failure is cleared. */
+export function clearChannelAuthFailure(runtime: Pick<RelayRuntime, 'context' | 'log'>, channel: ChannelName): void {
+  const reasons = storedReasonsOf(runtime.context);
+  if (reasons.get(channel.id) === '') return;
+  reasons.set(channel.id, '');
+  runtime.context.db
+    .updateTable('channels')
+    .set({ auth_failed_reason: '', auth_failed_time: 0 })
+    .where('id', '=', channel.id)
+    .where('auth_failed_reason', '!=', '')
+    .execute()
+    .catch((error: unknown) => {
+      reasons.delete(channel.id);
+      runtime.log.error({ err: error, channelId: channel.id }, 'clearing a channel auth failure failed');
+    });
 }
 
 /** With AutomaticEnableChannelEnabled, a channel disabled by the program is enabled again after a passing test. */
@@ -176,6 +234,7 @@ export async function testChannel(
   const startedAt = performance.now();
   const elapsed = () => (performance.now() - startedAt) / 1000;
   const failWith = async (failure: UpstreamFailure): Promise<ChannelTestResult> => {
+    if (failure.code === 'channel_auth_failed') await storeAuthFailure(context, log, channel.id, failure.message);
     if (failure.isChannelDead) await disableFailingChannel(context, log, channel, failure.message);
     return fail(failure.message, elapsed());
   };
@@ -239,6 +298,7 @@ export async function testChannel(
     await disableFailingChannel(context, log, channel, reason);
     return fail(`The channel answered, but ${reason}`, result.time);
   }
+  if (result.success && row.auth_failed_reason !== '') clearChannelAuthFailure(runtime, channel);
   if (result.success && row.status === ChannelStatus.autoDisabled)
     await enableRecoveredChannel(context, log, channel);
   return result;

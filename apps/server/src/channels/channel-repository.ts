@@ -1,4 +1,4 @@
-import { MAX_ROW_ID, type Channel, type ChannelSortColumn } from '@gatehouse/shared';
+import { MAX_ROW_ID, type Channel, type ChannelHealth, type ChannelSortColumn } from '@gatehouse/shared';
 import type { Db } from '../db/database';
 import type { ChannelRow } from '../db/schema';
 import { containsText, type Page } from '../db/paging';
@@ -13,7 +13,10 @@ export interface ChannelSort {
  * The channel as the API answers it. The key (and the credentials inside config) are secrets: only root
  * reading one channel gets them, to edit or copy it; every list answers `key: ''`.
  */
-export function toPublicChannel(row: ChannelRow, options: { withSecrets?: boolean } = {}): Channel {
+export function toPublicChannel(
+  row: ChannelRow,
+  options: { withSecrets?: boolean; health?: ChannelHealth } = {},
+): Channel {
   return {
     id: row.id,
     type: row.type,
@@ -35,6 +38,24 @@ export function toPublicChannel(row: ChannelRow, options: { withSecrets?: boolea
     balance: Number(row.balance),
     balance_updated_time: Number(row.balance_updated_time),
     created_time: Number(row.created_time),
+    auth_failed_reason: row.auth_failed_reason,
+    auth_failed_time: Number(row.auth_failed_time),
+    health: options.health ?? quietHealth(),
+  };
+}
+
+/** A channel this server has not relayed through lately. */
+function quietHealth(): ChannelHealth {
+  return {
+    state: 'closed',
+    until: 0,
+    model: '',
+    reason: '',
+    circuits: [],
+    requests: 0,
+    error_rate: 0,
+    latency_ms: 0,
+    window_seconds: 0,
   };
 }
 

@@ -23,6 +23,8 @@ export interface RelayChannel {
   provider: ChannelProvider | null;
   /** requested model → upstream model */
   modelMapping: ReadonlyMap<string, string>;
+  /** why the upstream last refused the channel's credentials, as stored; '' = it has not */
+  authFailedReason: string;
 }
 
 interface WeightedChannel {
@@ -48,7 +50,8 @@ type ChannelSource = Pick<
   | 'other'
   | 'config'
   | 'model_mapping'
->;
+> &
+  Partial<Pick<ChannelRow, 'auth_failed_reason'>>;
 
 export function parseModelMapping(text: string): ReadonlyMap<string, string> {
   if (text.trim() === '') return new Map();
@@ -76,6 +79,7 @@ export function toRelayChannel(row: ChannelSource): RelayChannel {
     credentials: resolveChannelCredentials(row),
     provider: findChannelProvider(row.type),
     modelMapping: parseModelMapping(row.model_mapping),
+    authFailedReason: row.auth_failed_reason ?? '',
   };
 }
 
@@ -141,6 +145,7 @@ export class ChannelCache {
         'channels.other',
         'channels.config',
         'channels.model_mapping',
+        'channels.auth_failed_reason',
       ])
       .where('abilities.enabled', '=', 1)
       .where('channels.status', '=', ChannelStatus.enabled)
@@ -185,13 +190,29 @@ export class ChannelCache {
     excluded: ReadonlySet<number>,
     random = Math.random,
   ): RelayChannel | null {
+    return this.pickAvailable(group, model, excluded, null, random);
+  }
+
+  /**
+   * Like pick, among the channels `isAvailable` accepts too (the relay passes its circuit breaker's verdict;
+   * null = all of them).
+   */
+  pickAvailable(
+    group: string,
+    model: string,
+    excluded: ReadonlySet<number>,
+    isAvailable: ((channel: RelayChannel) => boolean) | null,
+    random = Math.random,
+  ): RelayChannel | null {
     const tiers = this.index.get(indexKey(group, model));
     if (!tiers) return null;
     for (const tier of tiers) {
       const members =
-        excluded.size === 0
+        excluded.size === 0 && isAvailable === null
           ? tier.members
-          : tier.members.filter((member) => !excluded.has(member.channel.id));
+          : tier.members.filter(
+              (member) => !excluded.has(member.channel.id) && (isAvailable?.(member.channel) ?? true),
+            );
       if (members.length === 0) continue;
       if (members.length === 1) return members[0].channel;
       const total = members.reduce((sum, member) => sum + member.weight, 0);
@@ -203,6 +224,14 @@ export class ChannelCache {
       return members[members.length - 1].channel;
     }
     return null;
+  }
+
+  /** Every enabled channel of (group, model) not in `excluded`, whatever its priority. */
+  listCandidates(group: string, model: string, excluded: ReadonlySet<number>): RelayChannel[] {
+    const tiers = this.index.get(indexKey(group, model)) ?? [];
+    return tiers.flatMap((tier) =>
+      tier.members.map((member) => member.channel).filter((channel) => !excluded.has(channel.id)),
+    );
   }
 
   /** Models some enabled channel serves in any of the groups, with one such channel each. */

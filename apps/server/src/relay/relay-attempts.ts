@@ -4,11 +4,14 @@ import {
   UpstreamFormatError,
   UpstreamReportedError,
 } from '../canonical/translation';
-import { reportChannelFailure } from '../channels/channel-health';
+import { clearChannelAuthFailure, reportChannelFailure } from '../channels/channel-health';
 import type { ProviderAdapter, RelayEndpoint, UpstreamRequest } from '../providers/provider-types';
+import { AttemptWatch } from './attempt-watch';
 import { ChannelSetupError } from './build-upstream-request';
+import { getChannelBreaker, judgeFailure, parseRetryAfter } from './channel-breaker';
+import { describeCoolingChannels, pickServingChannel } from './channel-picking';
 import { forgetChannelCredential } from './channel-credentials';
-import { RelayError } from './relay-error';
+import { RelayError, relayErrors } from './relay-error';
 import type { RelayChannel } from './channel-cache';
 import { ClientGoneError, isClientGone, type RelayJob } from './relay-job';
 import { readUpstreamBody, sendToChannel, type UpstreamResponse } from './upstream-call';
@@ -16,6 +19,7 @@ import {
   describeChannelSetupFailure,
   describeConnectionFailure,
   describeCredentialFailure,
+  describeFirstTokenTimeout,
   describeMalformedAnswer,
   describeReportedError,
   describeUnservableChannel,
@@ -68,14 +72,14 @@ export async function callChannel(
   adapter: ProviderAdapter,
   upstream: UpstreamRequest,
 ): Promise<AttemptOutcome<UpstreamResponse>> {
-  const response = await sendToChannel(job.runtime, adapter, upstream, job.abort);
+  const response = await sendToChannel(job.runtime, adapter, upstream, job.attempt?.signal ?? job.abort);
+  job.attempt?.answered();
   if (response.statusCode >= 200 && response.statusCode < 300) return { ok: true, value: response };
   const body = await readUpstreamBody(response);
   const details = adapter.readError(body, response.statusCode, response.headers);
-  return {
-    ok: false,
-    failure: describeUpstreamError(response.statusCode, details, failedChannelOf(job.channel)),
-  };
+  const failure = describeUpstreamError(response.statusCode, details, failedChannelOf(job.channel));
+  if (response.statusCode === 429) failure.retryAfterMs = parseRetryAfter(response.headers, Date.now());
+  return { ok: false, failure };
 }
 
 /** What an attempt threw, as a failure of the channel it was made on. */
@@ -99,42 +103,98 @@ export function describeThrown(error: unknown, channel: RelayChannel): UpstreamF
  * RetryTimes more times — other channels: never one already tried, the highest remaining priority first.
  * Client errors (400-class answers about the request) end it at once. A channel pinned with sk-KEY-CHANNELID
  * is never left.
+ *
+ * Each attempt's outcome goes to the circuit breaker (channel-breaker.ts), which skips channels that keep
+ * failing or were told to rest; a channel whose breaker closed between the pick and the attempt (another
+ * request took its one probe) is passed over without counting as a retry.
  */
 export async function runAttempts<T>(
   job: RelayJob,
   attempt: (adapter: ProviderAdapter) => Promise<AttemptOutcome<T>>,
 ): Promise<T> {
   const { runtime } = job;
-  const retryTimes =
-    job.caller.pinnedChannelId === null
-      ? Math.max(0, Math.floor(runtime.context.options.getNumber('RetryTimes')))
-      : 0;
+  const { options } = runtime.context;
+  const breaker = getChannelBreaker(runtime.context);
+  const isPinned = job.caller.pinnedChannelId !== null;
+  const retryTimes = isPinned ? 0 : Math.max(0, Math.floor(options.getNumber('RetryTimes')));
+  const firstByteTimeoutMs = job.isStream ? options.getNumber('StreamFirstTokenTimeout') * 1000 : 0;
   for (let retry = 0; ; retry += 1) {
     const channel = job.channel;
     job.triedChannelIds.add(channel.id);
-    const found = findAdapter(job, channel);
-    let outcome: AttemptOutcome<T>;
-    if ('failure' in found) {
-      outcome = { ok: false, failure: found.failure };
-    } else {
-      try {
-        outcome = await attempt(found.adapter);
-      } catch (error) {
-        if (isClientGone(job)) throw new ClientGoneError();
-        if (error instanceof RelayError) throw error;
-        outcome = { ok: false, failure: describeThrown(error, channel) };
+    if (isClientGone(job)) throw new ClientGoneError();
+    if (!isPinned && !breaker.claim(channel.id, job.model)) {
+      const next = pickServingChannel(runtime, job.group, job.model, job.triedChannelIds);
+      if (!next) {
+        throw (
+          describeCoolingChannels(runtime, [job.group], job.model, new Set()) ??
+          relayErrors.noChannel(job.model, job.group)
+        );
       }
+      job.channel = next;
+      retry -= 1;
+      continue;
     }
-    if (outcome.ok) return outcome.value;
+    job.observation.attemptStarted(channel);
+    const watch = new AttemptWatch(job.abort, firstByteTimeoutMs);
+    job.attempt = watch;
+    let outcome: AttemptOutcome<T>;
+    try {
+      outcome = await attemptOn(job, channel, attempt);
+    } catch (error) {
+      breaker.release(channel.id, job.model);
+      throw error;
+    } finally {
+      watch.stop();
+      job.attempt = null;
+    }
+    if (watch.hasTimedOut && !outcome.ok) {
+      outcome = {
+        ok: false,
+        failure: describeFirstTokenTimeout(firstByteTimeoutMs / 1000, failedChannelOf(channel)),
+      };
+    }
+    job.observation.attemptEnded(outcome.ok ? null : outcome.failure);
+    if (outcome.ok) {
+      const wasAuthFailed = breaker.recordOutcome(channel.id, job.model, 'answered', {
+        latencyMs: watch.latencyMs,
+      });
+      if (wasAuthFailed || channel.authFailedReason !== '') clearChannelAuthFailure(runtime, channel);
+      return outcome.value;
+    }
     const { failure } = outcome;
+    breaker.recordOutcome(channel.id, job.model, judgeFailure(failure), {
+      latencyMs: watch.latencyMs,
+      reason: failure.message,
+      retryAfterMs: failure.retryAfterMs ?? null,
+    });
     reportChannelFailure(runtime.context, runtime.log, channel, failure, job.requestId);
     // A refused access token may have been revoked before it expired: the next request fetches a new one.
-    if (failure.code === 'channel_auth_failed' && 'adapter' in found && found.adapter.prepareCredential)
+    if (failure.code === 'channel_auth_failed' && channel.provider?.isSupported && channel.provider.adapter.prepareCredential)
       forgetChannelCredential(runtime, channel);
     if (isClientGone(job)) throw new ClientGoneError();
     if (!failure.isRetriable || retry >= retryTimes) throw toRelayError(failure);
-    const next = runtime.channels.pick(job.group, job.model, job.triedChannelIds);
+    const next = pickServingChannel(runtime, job.group, job.model, job.triedChannelIds);
     if (!next) throw toRelayError(failure);
     job.channel = next;
+  }
+}
+
+/**
+ * One attempt on the channel: its outcome, or a throw when there is nobody left to answer (the client went)
+ * or the failure is the request's own (a RelayError).
+ */
+async function attemptOn<T>(
+  job: RelayJob,
+  channel: RelayChannel,
+  attempt: (adapter: ProviderAdapter) => Promise<AttemptOutcome<T>>,
+): Promise<AttemptOutcome<T>> {
+  const found = findAdapter(job, channel);
+  if ('failure' in found) return { ok: false, failure: found.failure };
+  try {
+    return await attempt(found.adapter);
+  } catch (error) {
+    if (isClientGone(job)) throw new ClientGoneError();
+    if (error instanceof RelayError) throw error;
+    return { ok: false, failure: describeThrown(error, channel) };
   }
 }

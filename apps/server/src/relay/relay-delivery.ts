@@ -139,6 +139,7 @@ export function deliverWholeStream(
   billing: Pick<Delivered, 'usage' | 'completionText'>,
 ): AttemptOutcome<Delivered> {
   startEventStream(reply);
+  job.observation.firstByte();
   holdStreamEnd(job, reply.raw, text);
   return {
     ok: true,
@@ -213,6 +214,7 @@ export async function deliverStream(
     if (!isStarted) {
       startEventStream(reply, transcoder.contentType);
       isStarted = true;
+      job.observation.firstByte();
     }
     return raw.write(text) || raw.destroyed ? null : waitForRoom(raw);
   };
@@ -222,8 +224,13 @@ export async function deliverStream(
   });
 
   let tail: string;
+  const watch = job.attempt;
   try {
-    await readChunks(response.body, (chunk) => forward(transcoder.push(chunk)));
+    await readChunks(response.body, (chunk) => {
+      // The first byte stops the first-token timer: from here on the stream is the client's.
+      watch?.firstByte();
+      return forward(transcoder.push(chunk));
+    });
     tail = transcoder.end();
   } catch (error) {
     if (isClientGone(job)) {

@@ -9,7 +9,7 @@ import {
   type Pricing,
 } from '../billing/pricing';
 import { computeCallCost } from '../billing/quota-cost';
-import { refundQuota, reserveQuota, type QuotaHolder } from '../billing/quota-reservation';
+import { refundQuota, type QuotaHolder } from '../billing/quota-reservation';
 import { createTokenCounter, type TokenCounter } from '../billing/token-counter';
 import type { RelayEndpoint, TokenUsage } from '../providers/provider-types';
 import { describeQuota } from '../users/register-user';
@@ -198,8 +198,7 @@ function holderOf(job: RelayJob): QuotaHolder {
 /** Holds `amount` on the user and the key before anything is sent upstream, or refuses the request. */
 export async function reserveForJob(job: RelayJob, amount: number): Promise<void> {
   const { context, keys } = job.runtime;
-  const record = context.reservations.recordFor(job.requestId);
-  const shortfall = await reserveQuota(context.db, holderOf(job), amount, record);
+  const shortfall = await context.reservations.reserve(holderOf(job), amount, job.requestId);
   if (shortfall === null) {
     job.reserved = amount;
     return;

@@ -6,8 +6,23 @@ import type {
 } from '../canonical/translation';
 import { RelayError } from './relay-error';
 
+/**
+ * What kind of failure an attempt had, for metrics and traces: the vendor's error kind when it answered with
+ * an error, else what went wrong on the way (no answer in time, no connection, an unreadable answer, a channel
+ * whose key or settings cannot be used, an option its vendor lacks, an endpoint it does not offer).
+ */
+export type UpstreamFailureKind =
+  | UpstreamErrorKind
+  | 'timeout'
+  | 'connection'
+  | 'bad_answer'
+  | 'channel_setup'
+  | 'unsupported_option'
+  | 'unservable';
+
 /** Why one attempt on one channel failed, and what the relay should do about it. */
 export interface UpstreamFailure {
+  kind: UpstreamFailureKind;
   /** the upstream's HTTP status, or 0 when no answer came (connection error, timeout) */
   upstreamStatus: number;
   /** the status answered to the client when no other channel succeeds */
@@ -20,6 +35,8 @@ export interface UpstreamFailure {
   isRetriable: boolean;
   /** the channel's key is refused, out of money or its account deactivated: disabled when the option says so */
   isChannelDead: boolean;
+  /** how long a 429 asked to wait (Retry-After): the channel rests that long for the model */
+  retryAfterMs?: number | null;
 }
 
 /** What one attempt on a channel gave: its value, or why it failed. */
@@ -114,6 +131,7 @@ export function describeUpstreamError(
   if (isChannelDead) {
     const isRefused = isCredentialRefusal(upstreamStatus, details);
     return {
+      kind: details.kind,
       upstreamStatus,
       status: 502,
       message: isRefused
@@ -128,6 +146,7 @@ export function describeUpstreamError(
   }
   const status = upstreamStatus >= 400 && upstreamStatus <= 599 ? upstreamStatus : 502;
   return {
+    kind: details.kind,
     upstreamStatus,
     status,
     message: upstreamMessage,
@@ -167,6 +186,7 @@ export function describeReportedError(error: UpstreamReportedError, channel: Fai
  */
 export function describeChannelSetupFailure(detail: string, channel: FailedChannel): UpstreamFailure {
   return {
+    kind: 'channel_setup',
     upstreamStatus: 0,
     status: 502,
     message:
@@ -182,6 +202,7 @@ export function describeChannelSetupFailure(detail: string, channel: FailedChann
 /** A 2xx answer that is cut or not what the vendor documents (UpstreamFormatError, broken JSON). */
 export function describeMalformedAnswer(detail: string, channel: FailedChannel): UpstreamFailure {
   return {
+    kind: 'bad_answer',
     upstreamStatus: 200,
     status: 502,
     message: `The ${channel.typeName} channel's upstream sent an answer this gateway cannot read: ${scrubSecrets(detail, channel.key)}`,
@@ -201,6 +222,7 @@ export function describeUnsupportedOption(
   channel: FailedChannel,
 ): UpstreamFailure {
   return {
+    kind: 'unsupported_option',
     upstreamStatus: 0,
     status: 400,
     message: `${error.message} (the model is served here by a channel of type ${channel.typeName})`,
@@ -219,6 +241,7 @@ export function describeCredentialFailure(
 ): UpstreamFailure {
   const detail = scrubSecrets(error instanceof Error ? error.message : String(error), channel.key);
   return {
+    kind: isRefused ? 'authentication' : 'connection',
     upstreamStatus: 0,
     status: 502,
     message: isRefused
@@ -240,6 +263,7 @@ export function describeConnectionFailure(error: unknown): UpstreamFailure {
     code === 'UND_ERR_BODY_TIMEOUT' ||
     code === 'UND_ERR_CONNECT_TIMEOUT';
   return {
+    kind: isTimeout ? 'timeout' : 'connection',
     upstreamStatus: 0,
     status: isTimeout ? 504 : 502,
     message: isTimeout
@@ -252,9 +276,27 @@ export function describeConnectionFailure(error: unknown): UpstreamFailure {
   };
 }
 
+/**
+ * A stream whose first byte did not come within StreamFirstTokenTimeout: the attempt is cut before anything
+ * reached the client, and another channel is tried.
+ */
+export function describeFirstTokenTimeout(seconds: number, channel: FailedChannel): UpstreamFailure {
+  return {
+    kind: 'timeout',
+    upstreamStatus: 0,
+    status: 504,
+    message: `The ${channel.typeName} channel's upstream sent nothing of its stream within ${seconds} s`,
+    type: 'upstream_error',
+    code: 'first_token_timeout',
+    isRetriable: true,
+    isChannelDead: false,
+  };
+}
+
 /** A channel that cannot serve the call at all (no adapter yet, or no such endpoint at that vendor). */
 export function describeUnservableChannel(message: string): UpstreamFailure {
   return {
+    kind: 'unservable',
     upstreamStatus: 0,
     status: 501,
     message,
