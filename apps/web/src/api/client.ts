@@ -1,4 +1,4 @@
-import type { Envelope } from '@gatehouse/shared';
+import { TWO_FACTOR_ENROLMENT_REQUIRED_MESSAGE, type Envelope } from '@gatehouse/shared';
 import i18n from '../i18n/i18n';
 import { expireStoredUser } from './session';
 import { showError, showInfo } from './toast';
@@ -130,6 +130,11 @@ async function request<T>(
   }
   if (!response.ok) {
     const message = await readErrorMessage(response);
+    // An admin without two-factor sign-in while the option requires it: off to Personal settings to turn it on.
+    if (response.status === 403 && message === TWO_FACTOR_ENROLMENT_REQUIRED_MESSAGE) {
+      navigate('/setting');
+      return fail(new ApiError('http', message, i18n.t('twoFactor.enrolmentRequired'), 403), options);
+    }
     return fail(
       new ApiError('http', message, catalogueMessage(response.status, message), response.status),
       options,

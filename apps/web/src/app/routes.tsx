@@ -22,6 +22,7 @@ export const appRoutes: AppRoute[] = [
   { path: '/about', page: lazy(() => import('../features/home/about-page')) },
   { path: '/chat', page: lazy(() => import('../features/home/chat-page')) },
   { path: '/login', page: lazy(() => import('../features/auth/login-page')) },
+  { path: '/login/2fa', page: lazy(() => import('../features/two-factor/two-factor-login-page')) },
   { path: '/register', page: lazy(() => import('../features/auth/register-page')) },
   { path: '/reset', page: lazy(() => import('../features/accounts/reset-request-page')) },
   { path: '/user/reset', page: lazy(() => import('../features/accounts/reset-confirm-page')) },

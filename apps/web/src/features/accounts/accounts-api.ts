@@ -1,4 +1,4 @@
-import type { User } from '@gatehouse/shared';
+import type { TwoFactorChallenge, User } from '@gatehouse/shared';
 import { api, ApiError, showApiError } from '../../api/client';
 
 export type OAuthCallbackProvider = 'github' | 'lark';
@@ -6,7 +6,7 @@ export type OAuthCallbackProvider = 'github' | 'lark';
 /** A one-time state for the provider's page; the server also sets it in a cookie of this browser. */
 export const getOAuthState = () => api.get<string>('/api/oauth/state');
 
-export type OAuthCallbackResult = { isBinding: true } | { isBinding: false; user: User };
+export type OAuthCallbackResult = { isBinding: true } | { isBinding: false; user: User | TwoFactorChallenge };
 
 /**
  * Hands the provider's code to the server: the message `bind` means a signed-in user bound the
@@ -17,7 +17,9 @@ export async function completeOAuth(
   code: string,
   state: string,
 ): Promise<OAuthCallbackResult> {
-  const envelope = await api.request<User>('GET', `/api/oauth/${provider}`, { params: { code, state } });
+  const envelope = await api.request<User | TwoFactorChallenge>('GET', `/api/oauth/${provider}`, {
+    params: { code, state },
+  });
   if (!envelope.success) {
     const error = new ApiError('failure', envelope.message, envelope.message, 200);
     showApiError(error);
@@ -25,10 +27,11 @@ export async function completeOAuth(
   }
   return envelope.message === 'bind'
     ? { isBinding: true }
-    : { isBinding: false, user: envelope.data as User };
+    : { isBinding: false, user: envelope.data as User | TwoFactorChallenge };
 }
 
-export const loginWithWeChat = (code: string) => api.get<User>('/api/oauth/wechat', { params: { code } });
+export const loginWithWeChat = (code: string) =>
+  api.get<User | TwoFactorChallenge>('/api/oauth/wechat', { params: { code } });
 
 export const bindWeChat = (code: string) => api.get<unknown>('/api/oauth/wechat/bind', { params: { code } });
 

@@ -2,20 +2,33 @@ import { useState, type ReactNode } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { ServerStatus, User } from '@gatehouse/shared';
+import { isTwoFactorChallenge, type ServerStatus } from '@gatehouse/shared';
 import { forgetUserQueries, setStoredUser } from '../../api/session';
 import { showSuccess } from '../../api/toast';
 import type { OAuthHandlers, OAuthProvider } from '../auth/oauth-buttons';
 import { loginWithWeChat } from './accounts-api';
 import { startGitHubOAuth, startLarkOAuth } from './oauth-start';
 import { WeChatCodeModal } from './wechat-code-modal';
+import {
+  TWO_FACTOR_LOGIN_PATH,
+  type SignInResult,
+  type TwoFactorLoginState,
+} from '../two-factor/two-factor-api';
 
-/** Stores the user a third-party sign-in returned, as the password login does. */
-export function useCompleteLogin(): (user: User, destination: string) => void {
+/**
+ * Stores the user a sign-in returned and goes on; when the account has two-factor sign-in on, the answer is a
+ * challenge instead, and the second step (/login/2fa) comes first.
+ */
+export function useCompleteLogin(): (user: SignInResult, destination: string) => void {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   return (user, destination) => {
+    if (isTwoFactorChallenge(user)) {
+      const state: TwoFactorLoginState = { destination };
+      void navigate(TWO_FACTOR_LOGIN_PATH, { replace: true, state });
+      return;
+    }
     forgetUserQueries(queryClient);
     setStoredUser(user);
     showSuccess(t('auth.login.success'));

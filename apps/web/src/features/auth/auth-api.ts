@@ -1,4 +1,4 @@
-import type { User } from '@gatehouse/shared';
+import type { TwoFactorChallenge, User } from '@gatehouse/shared';
 import { api } from '../../api/client';
 
 /** The first start creates root / 123456, and the console asks for a new password at once. */
@@ -19,7 +19,9 @@ export interface RegisterPayload {
   aff_code: string;
 }
 
-export const login = (credentials: LoginCredentials) => api.post<User>('/api/user/login', credentials);
+/** The user, or a challenge when the account has two-factor sign-in on (then /login/2fa asks for the code). */
+export const login = (credentials: LoginCredentials) =>
+  api.post<User | TwoFactorChallenge>('/api/user/login', credentials);
 
 /** `turnstile` is the human-check token; empty while the check is off. */
 export const register = (payload: RegisterPayload, turnstile = '') =>

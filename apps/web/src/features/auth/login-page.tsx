@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { isTwoFactorChallenge } from '@gatehouse/shared';
 import { forgetUserQueries, setStoredUser } from '../../api/session';
 import { useBranding, useStatus } from '../../api/status';
 import { showSuccess, showWarning } from '../../api/toast';
@@ -12,7 +13,7 @@ import { translateError } from '../../components/translate-error';
 import { DEFAULT_ROOT_PASSWORD, DEFAULT_ROOT_USERNAME, login } from './auth-api';
 import { AuthCard } from './auth-card';
 import { loginFormSchema, type LoginFormValues } from './login-form-schema';
-import { useOAuthLogin } from '../accounts/use-oauth-login';
+import { useCompleteLogin, useOAuthLogin } from '../accounts/use-oauth-login';
 import { OAuthButtons } from './oauth-buttons';
 import { redirectTarget } from './redirect-target';
 
@@ -25,6 +26,7 @@ export default function LoginPage() {
   const status = useStatus();
   const { systemName } = useBranding();
   const oauth = useOAuthLogin(status);
+  const completeLogin = useCompleteLogin();
   const {
     register,
     handleSubmit,
@@ -37,6 +39,10 @@ export default function LoginPage() {
   const mutation = useMutation({
     mutationFn: login,
     onSuccess: (user, credentials) => {
+      if (isTwoFactorChallenge(user)) {
+        completeLogin(user, redirectTarget(location.state));
+        return;
+      }
       forgetUserQueries(queryClient);
       setStoredUser(user);
       showSuccess(t('auth.login.success'));

@@ -12,6 +12,7 @@ import { copyText } from './copy-text';
 import { DeleteAccountModal } from './delete-account-modal';
 import { generateAccessToken, getAffCode } from './options-queries';
 import { SettingsSection } from './settings-section';
+import { TwoFactorSettings } from '../two-factor/two-factor-settings';
 
 export function PersonalSettings() {
   const { t } = useTranslation();
@@ -85,6 +86,9 @@ export function PersonalSettings() {
       </SettingsSection>
       <SettingsSection title={t('settings.personal.bindings.title')}>
         <AccountBindings />
+      </SettingsSection>
+      <SettingsSection title={t('twoFactor.title')} description={t('twoFactor.description')}>
+        <TwoFactorSettings />
       </SettingsSection>
       <SettingsSection
         title={t('settings.personal.sessions.title')}

@@ -17,6 +17,7 @@ const loginSwitches = [
   'WeChatAuthEnabled',
   'TurnstileCheckEnabled',
   'RegisterEnabled',
+  'TwoFactorRequiredForAdmins',
 ] as const;
 
 /** Addresses are saved without a trailing slash. */
@@ -164,6 +165,12 @@ function SystemOptions({ options }: { options: OptionValues }) {
         title={t('settings.system.turnstile')}
         description={t('settings.system.turnstileHint')}
         fields={[{ key: 'TurnstileSiteKey' }, { key: 'TurnstileSecretKey', secret: true }]}
+      />
+      <FieldsSection
+        options={options}
+        title={t('settings.system.metrics')}
+        description={t('settings.system.metricsHint', { url: `${serverAddress}/metrics` })}
+        fields={[{ key: 'MetricsToken', secret: true }]}
       />
     </Stack>
   );

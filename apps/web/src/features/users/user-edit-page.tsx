@@ -4,6 +4,7 @@ import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageLoader } from '../../components/page-loader';
 import { PageTitle } from '../../components/page-title';
+import { ResetTwoFactorButton } from '../two-factor/reset-two-factor-button';
 import { UserEditForm } from './user-edit-form';
 import { userQueryOptions } from './users-queries';
 
@@ -21,7 +22,10 @@ export default function UserEditPage() {
         ) : isPending ? (
           <PageLoader />
         ) : (
-          <UserEditForm key={user.id} user={user} />
+          <>
+            <UserEditForm key={user.id} user={user} />
+            <ResetTwoFactorButton user={user} />
+          </>
         )}
       </Paper>
     </>
