@@ -108,6 +108,31 @@ describe('users', () => {
     for (const secret of ['first-password', 'second-password', '$2']) expect(text).not.toContain(secret);
   });
 
+  it("records root resetting a user's two-factor sign-in, and nothing when there was none", async () => {
+    const bob = await createUserSession(test);
+    const url = `/api/user/${bob.user.id}/2fa`;
+    expect((await call(root, 'DELETE', url)).success).toBe(false);
+    expect(await audit()).toEqual([]);
+    // Enrolment itself is two-factor.test.ts's subject; here the user simply has it on.
+    await test.context.db
+      .insertInto('two_factor')
+      .values({ user_id: bob.user.id, secret: 'sealed', is_enabled: 1, created_at: 1, enabled_at: 1 })
+      .execute();
+    await test.context.db
+      .updateTable('users')
+      .set({ two_factor_enabled: 1 })
+      .where('id', '=', bob.user.id)
+      .execute();
+    expect((await call(root, 'DELETE', url)).success).toBe(true);
+    expect(await onlyNewEntry(0)).toMatchObject({
+      action: 'user.two_factor_reset',
+      actor_name: 'root',
+      ip: CLIENT_IP,
+      target_id: String(bob.user.id),
+      changes: [{ field: 'two_factor', before: 'on', after: 'off' }],
+    });
+  });
+
   it('writes nothing for a refused change or a form saved unchanged', async () => {
     const rootId = root.user.id;
     expect(

@@ -11,6 +11,8 @@ import { createGuards, currentUser } from '../http/auth';
 import { fail, ok } from '../http/envelope';
 import { parseId, parseWith } from '../http/validate';
 import { findUserById } from '../users/user-repository';
+import { auditActorOf } from '../audit/audit-actor';
+import { recordAudit } from '../audit/audit-log';
 import { verifyPassword } from './password';
 import { completeTwoFactorSignIn, verifySecondFactor } from './two-factor';
 import {
@@ -104,6 +106,13 @@ export function registerTwoFactorRoutes(app: FastifyInstance, context: AppContex
       if (!user) fail('User does not exist');
       if (!user.two_factor_enabled && !(await findTwoFactor(db, user.id))) fail(NOT_ENABLED);
       await removeTwoFactor(db, user.id);
+      await recordAudit(db, auditActorOf(request), {
+        action: 'user.two_factor_reset',
+        target: { type: 'user', id: user.id, name: user.username },
+        changes: [
+          { field: 'two_factor', before: user.two_factor_enabled ? 'on' : 'enrolling', after: 'off' },
+        ],
+      });
       return ok(undefined, `Two-factor sign-in of ${user.username} was reset`);
     },
   );
