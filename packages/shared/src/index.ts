@@ -20,3 +20,4 @@ export * from './session-schemas';
 export * from './pricing-schemas';
 export * from './two-factor-schemas';
 export * from './audit-schemas';
+export * from './dashboard-schemas';

@@ -1,0 +1,94 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { LogType, nowSeconds } from '@gatehouse/shared';
+import type { AppContext } from '../context';
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** The first run waits a little, so a start is not slowed by a large backlog. */
+const FIRST_RUN_AFTER_MS = 30 * 1000;
+
+export interface LogPruneOptions {
+  /** rows per DELETE: small, so each statement holds its locks only briefly */
+  batchSize?: number;
+  /** rest between two DELETEs, so settlements and log reads get the database in between */
+  pauseMs?: number;
+  /** stop early (the server is closing) */
+  shouldStop?: () => boolean;
+}
+
+export interface LogPruneResult {
+  deleted: number;
+  batches: number;
+}
+
+/** The detailed per-request rows the retention covers; top-up, management and system rows are kept. */
+const PRUNED_TYPES = [LogType.consume, LogType.error];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Deletes consumption and error log rows older than LogRetentionDays, a small batch at a time with a pause
+ * between batches, until none is left. 0 (the default) keeps every row. The usage rollups are not touched:
+ * the dashboard keeps its history after the detailed rows are gone.
+ */
+export async function pruneConsumptionLogs(
+  context: Pick<AppContext, 'db' | 'options'>,
+  { batchSize = 1000, pauseMs = 200, shouldStop = () => false }: LogPruneOptions = {},
+): Promise<LogPruneResult> {
+  const result: LogPruneResult = { deleted: 0, batches: 0 };
+  const days = context.options.getNumber('LogRetentionDays');
+  if (!(days > 0)) return result;
+  const before = nowSeconds() - days * 86_400;
+  while (!shouldStop()) {
+    // Ids first, then delete by id: MySQL refuses a LIMIT inside an IN subquery.
+    const rows = await context.db
+      .selectFrom('logs')
+      .select('id')
+      .where('created_at', '<', before)
+      .where('type', 'in', PRUNED_TYPES)
+      .limit(batchSize)
+      .execute();
+    if (rows.length === 0) break;
+    await context.db
+      .deleteFrom('logs')
+      .where(
+        'id',
+        'in',
+        rows.map((row) => row.id),
+      )
+      .execute();
+    result.deleted += rows.length;
+    result.batches += 1;
+    if (rows.length < batchSize) break;
+    await sleep(pauseMs);
+  }
+  return result;
+}
+
+/**
+ * Prunes in the background on the master node only (one instance is enough): shortly after the start, then
+ * every hour. A run already going is not started twice.
+ */
+export function startLogRetention(context: AppContext, log: FastifyBaseLogger): void {
+  if (!context.config.isMasterNode) return;
+  let isClosed = false;
+  let running: Promise<void> | null = null;
+  const prune = () => {
+    if (running) return;
+    running = pruneConsumptionLogs(context, { shouldStop: () => isClosed })
+      .then(({ deleted }) => {
+        if (deleted > 0) log.info({ deleted }, 'pruned consumption logs past LogRetentionDays');
+      })
+      .catch((error: unknown) => log.error({ err: error }, 'pruning consumption logs failed'))
+      .finally(() => (running = null));
+  };
+  const first = setTimeout(prune, FIRST_RUN_AFTER_MS);
+  const timer = setInterval(prune, PRUNE_EVERY_MS);
+  first.unref();
+  timer.unref();
+  context.closers.push(async () => {
+    isClosed = true;
+    clearTimeout(first);
+    clearInterval(timer);
+    await running;
+  });
+}
