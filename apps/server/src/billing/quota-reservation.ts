@@ -197,6 +197,66 @@ export async function reserveQuota(
   }
 }
 
+/** One reservation of a batch: what reserveQuota takes. */
+export interface ReservationRequest {
+  holder: QuotaHolder;
+  amount: number;
+  record: ReservationRecord;
+}
+
+/**
+ * Several reservations in one transaction, each taken as reserveQuota takes it (the same conditional
+ * UPDATEs, its record written with it), for a database with one writer (SQLite), where transactions run one
+ * after another anyway: one commit instead of one per request. A reservation the key cannot cover gives back
+ * what it took from the user inside the transaction, so nobody ever sees it. Answers each request's
+ * shortfall, in order; a database error fails them all, with nothing taken.
+ */
+export async function reserveQuotaBatch(
+  db: Db,
+  requests: readonly ReservationRequest[],
+): Promise<Array<ReservationShortfall | null>> {
+  const now = nowSeconds();
+  return db.transaction().execute(async (trx) => {
+    const shortfalls: Array<ReservationShortfall | null> = [];
+    for (const { holder, amount, record } of requests) {
+      if (amount <= 0) {
+        shortfalls.push(null);
+        continue;
+      }
+      const takenFromUser = holder.isUnlimitedToken
+        ? takeFromUserOfUnlimitedKey(db, holder.userId, amount, holder.tokenId, now)
+        : takeFromUser(db, holder.userId, amount);
+      if (!isOneRow(await trx.executeQuery(takenFromUser))) {
+        shortfalls.push('user');
+        continue;
+      }
+      if (
+        !holder.isUnlimitedToken &&
+        !isOneRow(await trx.executeQuery(takeFromToken(db, holder.tokenId, amount, now)))
+      ) {
+        await trx.executeQuery(giveToUser(db, holder.userId, amount));
+        shortfalls.push('token');
+        continue;
+      }
+      await trx.executeQuery(
+        writeRecord(
+          db,
+          record.id,
+          holder.userId,
+          holder.tokenId,
+          holder.isUnlimitedToken ? 1 : 0,
+          amount,
+          record.nodeId,
+          now,
+          now + record.leaseSeconds,
+        ),
+      );
+      shortfalls.push(null);
+    }
+    return shortfalls;
+  });
+}
+
 /**
  * Gives a whole reservation back (the upstream call failed). With its record's id, the record goes in the
  * same transaction, and nothing is given when it is already gone (recovery released it first), so a

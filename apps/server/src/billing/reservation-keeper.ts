@@ -1,6 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { SqliteAdapter } from 'kysely';
 import type { Db } from '../db/database';
-import type { ReservationRecord } from './quota-reservation';
+import {
+  reserveQuota,
+  type QuotaHolder,
+  type ReservationRecord,
+  type ReservationShortfall,
+} from './quota-reservation';
+import { ReservationBatcher } from './reservation-batcher';
 import {
   LEASE_RENEWAL_MS,
   LEASE_SECONDS,
@@ -21,15 +28,30 @@ type Logger = Pick<FastifyBaseLogger, 'info' | 'error'>;
 export class ReservationKeeper {
   readonly nodeId = createNodeId();
   private readonly timers: NodeJS.Timeout[] = [];
+  /** SQLite only: one writer, so reservations share a commit per event-loop turn */
+  private readonly batcher: ReservationBatcher | null;
 
   constructor(
     private readonly db: Db,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.batcher = db.getExecutor().adapter instanceof SqliteAdapter ? new ReservationBatcher(db) : null;
+  }
 
   /** The record a reservation for `requestId` writes. */
   recordFor(requestId: string): ReservationRecord {
     return { id: requestId, nodeId: this.nodeId, leaseSeconds: LEASE_SECONDS };
+  }
+
+  /**
+   * Takes `amount` from the user and the key for `requestId`, with its record (reserveQuota). On SQLite the
+   * reservations of one event-loop turn share a transaction; PostgreSQL and MySQL take each in its own, in
+   * parallel on their pools. Answers null when reserved.
+   */
+  reserve(holder: QuotaHolder, amount: number, requestId: string): Promise<ReservationShortfall | null> {
+    const record = this.recordFor(requestId);
+    if (this.batcher === null || amount <= 0) return reserveQuota(this.db, holder, amount, record);
+    return this.batcher.reserve({ holder, amount, record });
   }
 
   /** Releases what crashed servers left; throws ReservationRecordsError on records it must not guess at. */
