@@ -108,7 +108,8 @@ export function reportChannelFailure(
     },
     'upstream attempt failed',
   );
-  if (failure.code === 'channel_auth_failed') void storeAuthFailure(context, log, channel.id, failure.message);
+  if (failure.code === 'channel_auth_failed')
+    void storeAuthFailure(context, log, channel.id, failure.message);
   if (failure.isChannelDead) void disableFailingChannel(context, log, channel, failure.message);
 }
 
@@ -153,7 +154,10 @@ async function storeAuthFailure(
 }
 
 /** The channel's credentials work again (a success through it, a passing test): its auth failure is cleared. */
-export function clearChannelAuthFailure(runtime: Pick<RelayRuntime, 'context' | 'log'>, channel: ChannelName): void {
+export function clearChannelAuthFailure(
+  runtime: Pick<RelayRuntime, 'context' | 'log'>,
+  channel: ChannelName,
+): void {
   const reasons = storedReasonsOf(runtime.context);
   if (reasons.get(channel.id) === '') return;
   reasons.set(channel.id, '');
@@ -234,7 +238,8 @@ export async function testChannel(
   const startedAt = performance.now();
   const elapsed = () => (performance.now() - startedAt) / 1000;
   const failWith = async (failure: UpstreamFailure): Promise<ChannelTestResult> => {
-    if (failure.code === 'channel_auth_failed') await storeAuthFailure(context, log, channel.id, failure.message);
+    if (failure.code === 'channel_auth_failed')
+      await storeAuthFailure(context, log, channel.id, failure.message);
     if (failure.isChannelDead) await disableFailingChannel(context, log, channel, failure.message);
     return fail(failure.message, elapsed());
   };

@@ -315,7 +315,14 @@ export class ChannelBreaker {
   private circuitOf(record: ChannelRecord, model: string): Circuit {
     let circuit = record.circuits.get(circuitKey(model));
     if (!circuit) {
-      circuit = { consecutiveFailures: 0, openUntil: 0, trips: 0, isProbing: false, restUntil: 0, reason: '' };
+      circuit = {
+        consecutiveFailures: 0,
+        openUntil: 0,
+        trips: 0,
+        isProbing: false,
+        restUntil: 0,
+        reason: '',
+      };
       record.circuits.set(circuitKey(model), circuit);
     }
     return circuit;

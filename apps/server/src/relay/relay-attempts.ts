@@ -169,7 +169,11 @@ export async function runAttempts<T>(
     });
     reportChannelFailure(runtime.context, runtime.log, channel, failure, job.requestId);
     // A refused access token may have been revoked before it expired: the next request fetches a new one.
-    if (failure.code === 'channel_auth_failed' && channel.provider?.isSupported && channel.provider.adapter.prepareCredential)
+    if (
+      failure.code === 'channel_auth_failed' &&
+      channel.provider?.isSupported &&
+      channel.provider.adapter.prepareCredential
+    )
       forgetChannelCredential(runtime, channel);
     if (isClientGone(job)) throw new ClientGoneError();
     if (!failure.isRetriable || retry >= retryTimes) throw toRelayError(failure);

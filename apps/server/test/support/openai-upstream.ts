@@ -22,7 +22,14 @@ export interface UpstreamUsage {
 /** How the upstream answers. Every field is optional: the default is a well-behaved OpenAI. */
 export interface UpstreamBehaviour {
   /** answer with this error status and OpenAI error body instead */
-  error?: { status: number; message: string; type?: string; code?: string | null };
+  error?: {
+    status: number;
+    message: string;
+    type?: string;
+    code?: string | null;
+    /** sent with the error, e.g. Retry-After */
+    headers?: Record<string, string>;
+  };
   /** close the socket without answering */
   disconnect?: boolean;
   /** stream this many content chunks, then break the connection */
@@ -31,6 +38,8 @@ export interface UpstreamBehaviour {
   delayMs?: number;
   /** wait between stream chunks */
   chunkDelayMs?: number;
+  /** streams: send the headers at once, then nothing for this long before the first event */
+  firstEventDelayMs?: number;
   /** the assistant's words, one stream chunk each */
   words?: string[];
   /** counts reported in `usage` */
@@ -62,9 +71,10 @@ function send(
   status: number,
   body: unknown,
   contentType = 'application/json',
+  headers: Record<string, string> = {},
 ): void {
   const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
-  response.writeHead(status, { 'content-type': contentType });
+  response.writeHead(status, { ...headers, 'content-type': contentType });
   response.end(text);
 }
 
@@ -128,6 +138,11 @@ async function streamChat(
     }
   });
   response.writeHead(200, { 'content-type': 'text/event-stream' });
+  if (behaviour.firstEventDelayMs) {
+    response.flushHeaders();
+    await sleep(behaviour.firstEventDelayMs);
+    if (isClosed) return;
+  }
   const write = (payload: unknown) => response.write(`data: ${JSON.stringify(payload)}\n\n`);
   const tools = Array.isArray(body.tools) && body.tools.length > 0;
   if (isChat) write(chunk({ delta: { role: 'assistant', content: '' }, finish_reason: null }));
@@ -195,8 +210,8 @@ async function answer(
     return;
   }
   if (behaviour.error) {
-    const { status, message, type = 'invalid_request_error', code = null } = behaviour.error;
-    send(response, status, { error: { message, type, param: null, code } });
+    const { status, message, type = 'invalid_request_error', code = null, headers } = behaviour.error;
+    send(response, status, { error: { message, type, param: null, code } }, 'application/json', headers);
     return;
   }
   const path = received.url.split('?')[0];
