@@ -17,10 +17,12 @@ export interface LogCharge {
  * The arithmetic behind a consumption log entry, from its recorded counts and ratios: (fresh prompt + cache read
  * × cache read ratio + cache write × cache write ratio + completion × completion ratio) × model ratio × group
  * ratio, rounded up (at least 1 when anything was charged). Null for entries that did not record their ratios:
- * those written before the log itemised them, and those priced per image rather than per token.
+ * those written before the log itemised them, those priced per image rather than per token, and those priced per
+ * call (their call price, not their tokens, made the charge).
  */
 export function describeLogCharge(log: Log): LogCharge | null {
-  if (log.inbound_protocol === '' || log.inbound_protocol === 'openai-images') return null;
+  if (log.inbound_protocol === '' || log.inbound_protocol === 'openai-images' || log.call_price > 0)
+    return null;
   const freshPrompt = Math.max(0, log.prompt_tokens - log.cache_read_tokens - log.cache_write_tokens);
   const terms: ChargeTerm[] = [
     { kind: 'freshPrompt', tokens: freshPrompt, ratio: null },

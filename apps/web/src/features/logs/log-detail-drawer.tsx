@@ -114,11 +114,20 @@ function LogDetail({
           </Stack>
         </>
       ) : (
-        log.type === LogType.consume && (
+        log.type === LogType.consume &&
+        (log.call_price > 0 ? (
+          <Text size="sm" c="dimmed" data-testid="log-charge-per-call">
+            {t('logs.detail.perCall', {
+              price: formatChargeNumber(log.call_price),
+              groupRatio: formatChargeNumber(log.group_ratio),
+              amount: formatLogQuota(log.quota, quotaDisplay),
+            })}
+          </Text>
+        ) : (
           <Text size="sm" c="dimmed">
             {label(log.inbound_protocol === 'openai-images' ? 'perImage' : 'notItemised')}
           </Text>
-        )
+        ))
       )}
       <Stack gap={4}>
         <Text fw={600}>{label('request')}</Text>

@@ -3,7 +3,10 @@ import { useTranslation } from 'react-i18next';
 import type { PriceList, PricedModel } from '@gatehouse/shared';
 import { formatPrice } from './pricing-queries';
 
-/** The price list on a phone: one card a model, the four prices in two columns (no sideways scrolling). */
+/**
+ * The price list on a phone: one card a model, the four prices in two columns (no sideways scrolling), or the
+ * price per call for a model priced per call.
+ */
 export function PricingCards({ list, models }: { list: PriceList; models: PricedModel[] }) {
   const { t } = useTranslation();
   const price = (key: string, value: number) => (
@@ -26,12 +29,16 @@ export function PricingCards({ list, models }: { list: PriceList; models: Priced
               {t('pricing.groupRatio', { group: model.group, ratio: model.group_ratio })}
             </Badge>
           </Group>
-          <SimpleGrid cols={2} spacing="xs" verticalSpacing={4}>
-            {price('input', model.input_price)}
-            {price('output', model.output_price)}
-            {price('cacheRead', model.cache_read_price)}
-            {price('cacheWrite', model.cache_write_price)}
-          </SimpleGrid>
+          {model.call_price === null ? (
+            <SimpleGrid cols={2} spacing="xs" verticalSpacing={4}>
+              {price('input', model.input_price)}
+              {price('output', model.output_price)}
+              {price('cacheRead', model.cache_read_price)}
+              {price('cacheWrite', model.cache_write_price)}
+            </SimpleGrid>
+          ) : (
+            <Text size="sm">{t('pricing.perCall', { price: formatPrice(model.call_price, list) })}</Text>
+          )}
         </Paper>
       ))}
     </Stack>

@@ -48,6 +48,18 @@ describe('pricing page', () => {
     expect(within(table).getByText('claude-sonnet-4')).toBeInTheDocument();
   });
 
+  it('shows a model priced per call with its price per call instead of token prices', async () => {
+    setUp({
+      display_in_currency: true,
+      quota_per_unit: 500_000,
+      models: [{ ...priced('house-agent', 0, 0), call_price: 0.06 }, priced('gpt-4o', 2.5, 10)],
+    });
+    const table = (await screen.findAllByRole('table', undefined, { timeout: 15_000 }))[0]!;
+    const row = (await within(table).findByText('house-agent')).closest('tr') as HTMLElement;
+    expect(within(row).getByText('$0.06 per call')).toBeInTheDocument();
+    expect(within(row).queryByText('$0.00')).toBeNull();
+  });
+
   it('formats prices in dollars or in quota', () => {
     expect(formatPrice(0.075, { display_in_currency: true })).toBe('$0.075');
     expect(formatPrice(2, { display_in_currency: true })).toBe('$2.00');

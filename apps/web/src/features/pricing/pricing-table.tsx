@@ -5,11 +5,16 @@ import type { PriceList, PricedModel } from '@gatehouse/shared';
 import type { DataTableColumn } from '../../components/data-table';
 import { formatPrice } from './pricing-queries';
 
-/** The price list's columns: model, group ratio and the four prices per million tokens. */
+/**
+ * The price list's columns: model, group ratio and the four prices per million tokens; a model priced per call
+ * shows its price per call in the input column and no token prices.
+ */
 export function usePricingColumns(list: PriceList | undefined): DataTableColumn<PricedModel>[] {
   const { t } = useTranslation();
   return useMemo(() => {
     const price = (value: number) => (list ? formatPrice(value, list) : '');
+    const tokenPrice = (model: PricedModel, value: number) =>
+      model.call_price === null ? price(value) : '—';
     const header = (key: string) => t(`pricing.column.${key}`);
     return [
       {
@@ -35,25 +40,32 @@ export function usePricingColumns(list: PriceList | undefined): DataTableColumn<
       {
         key: 'input',
         header: header('input'),
-        render: (model) => price(model.input_price),
-        sortValue: (model) => model.input_price,
+        render: (model) =>
+          model.call_price === null ? (
+            price(model.input_price)
+          ) : (
+            <Badge variant="light" color="blue" tt="none">
+              {t('pricing.perCall', { price: price(model.call_price) })}
+            </Badge>
+          ),
+        sortValue: (model) => model.call_price ?? model.input_price,
       },
       {
         key: 'output',
         header: header('output'),
-        render: (model) => price(model.output_price),
+        render: (model) => tokenPrice(model, model.output_price),
         sortValue: (model) => model.output_price,
       },
       {
         key: 'cacheRead',
         header: header('cacheRead'),
-        render: (model) => price(model.cache_read_price),
+        render: (model) => tokenPrice(model, model.cache_read_price),
         sortValue: (model) => model.cache_read_price,
       },
       {
         key: 'cacheWrite',
         header: header('cacheWrite'),
-        render: (model) => price(model.cache_write_price),
+        render: (model) => tokenPrice(model, model.cache_write_price),
         sortValue: (model) => model.cache_write_price,
       },
     ];

@@ -6,6 +6,8 @@ import {
   ratioOptionNames,
   type RatioOptionKey,
 } from '@gatehouse/shared';
+import { BuiltInPriceTable } from './built-in-price-table';
+import { copiedOptionKeys } from './built-in-prices';
 import { LogClearing } from './log-clearing';
 import { OptionNumberInput, OptionTextarea, OptionTextInput } from './option-fields';
 import { OptionSwitch } from './option-switch';
@@ -76,9 +78,15 @@ function RatioSection({ options }: { options: OptionValues }) {
           monospace
           label={t(`settings.operation.ratio.${key}`)}
           description={t(`settings.operation.ratio.${key}Hint`)}
-          placeholder={t('settings.operation.ratio.placeholder')}
+          placeholder={
+            // Blank is not "nothing": the built-in table below prices every model these leave out.
+            (copiedOptionKeys as readonly string[]).includes(key)
+              ? t('settings.operation.ratio.placeholderBuiltIn')
+              : t('settings.operation.ratio.placeholder')
+          }
         />
       ))}
+      <BuiltInPriceTable form={form} />
     </SettingsSection>
   );
 }
