@@ -62,9 +62,34 @@ function wantsUsage(body: Record<string, unknown>): boolean {
     : false;
 }
 
-/** The client's bytes when nothing changes; otherwise the body re-serialised with the changes. */
+const isJsonSpace = (byte: number | undefined) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+
+/**
+ * The client's bytes with `fields` (none of which its object has) written at the front of the object, or
+ * null when the bytes do not start with one. Keys, numbers and spacing stay as the client wrote them.
+ */
+function withFieldsAdded(raw: Buffer, fields: Record<string, unknown>): Buffer | null {
+  let open = 0;
+  while (isJsonSpace(raw[open])) open += 1;
+  if (raw[open] !== 0x7b) return null;
+  let next = open + 1;
+  while (isJsonSpace(raw[next])) next += 1;
+  const members = JSON.stringify(fields).slice(1, -1);
+  const inserted = raw[next] === 0x7d ? members : `${members},`;
+  return Buffer.concat([raw.subarray(0, open + 1), Buffer.from(inserted), raw.subarray(open + 1)]);
+}
+
+/**
+ * The client's bytes when nothing changes, or when the changes only add fields the body lacks (asking a
+ * stream for its usage: added to the bytes, not re-serialised, ~10 µs less per streamed request); otherwise
+ * the body re-serialised with the changes.
+ */
 function buildJsonBody(input: JsonRequestInput, changes: Record<string, unknown> | null): string | Buffer {
   if (!input.isModelMapped && changes === null) return input.rawBody;
+  if (!input.isModelMapped && changes !== null && Object.keys(changes).every((key) => !(key in input.body))) {
+    const added = withFieldsAdded(input.rawBody, changes);
+    if (added) return added;
+  }
   return JSON.stringify({ ...input.body, model: input.upstreamModel, ...changes });
 }
 
