@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelStatus, LogType, Role, type Channel } from '@gatehouse/shared';
+import type { OptionKey } from '../src/options/option-defaults';
 import { circuitStates } from '../src/relay/channel-breaker';
 import { startOpenAIUpstream, type OpenAIUpstream, type UpstreamBehaviour } from './support/openai-upstream';
 import { startRelayKit, type RelayKit } from './support/relay-kit';
@@ -21,8 +22,10 @@ afterEach(async () => {
   await Promise.all(upstreams.splice(0).map((upstream) => upstream.close()));
 });
 
-async function setOptions(values: Record<string, string>) {
-  for (const [key, value] of Object.entries(values)) await kit.test.context.options.set(key, value);
+async function setOptions(values: Partial<Record<OptionKey, string>>) {
+  for (const [key, value] of Object.entries(values) as Array<[OptionKey, string]>) {
+    await kit.test.context.options.set(key, value);
+  }
 }
 
 interface Route {
