@@ -105,6 +105,8 @@ describe('GET /metrics', () => {
     const broken = await serveModel('metrics-broken-model', {
       error: { status: 500, message: 'upstream exploded', type: 'server_error' },
     });
+    // One failure opens a circuit: the gauge shows it.
+    await kit.test.context.options.set('CircuitBreakerThreshold', '1');
     const user = await kit.createUser();
     const { key } = await kit.createKey(user.id);
     const client = kit.client(key);
@@ -164,6 +166,8 @@ describe('GET /metrics', () => {
     expect(valueOf(samples, 'gatehouse_upstream_errors_total', { ...failed, kind: 'server' })).toBe(1);
     expect(valueOf(samples, 'gatehouse_upstream_attempts_total', { ...failed, result: 'error' })).toBe(1);
     expect(valueOf(samples, 'gatehouse_relay_tokens_total', { model: 'metrics-broken-model' })).toBe(0);
+    expect(valueOf(samples, 'gatehouse_circuit_state', failed)).toBe(2);
+    expect(valueOf(samples, 'gatehouse_circuit_state', served)).toBe(0);
 
     // A model no channel serves is the client's own words: never a label.
     expect(response.body).not.toContain('a-model-nobody-serves-with-user-words');

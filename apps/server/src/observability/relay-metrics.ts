@@ -4,7 +4,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 export interface CircuitStateSample {
   channelId: number;
   model: string;
-  state: 'closed' | 'half_open' | 'open';
+  state: 'closed' | 'half_open' | 'open' | 'resting';
 }
 
 /** Where the breaker's current states are read at each scrape; see setCircuitStateSource. */
@@ -14,6 +14,7 @@ const CIRCUIT_STATE_VALUES: Record<CircuitStateSample['state'], number> = {
   closed: 0,
   half_open: 1,
   open: 2,
+  resting: 3,
 };
 
 /** Token kinds of the tokens counter, as TokenUsage carries them. */
@@ -118,7 +119,7 @@ export class RelayMetrics {
     const read = () => this.circuitStates;
     new Gauge({
       name: 'gatehouse_circuit_state',
-      help: 'Circuit breaker state per channel and model: 0 closed, 1 half-open, 2 open',
+      help: 'Circuit breaker state per channel and model: 0 closed, 1 half-open, 2 open, 3 resting (Retry-After)',
       labelNames: ['channel', 'model'],
       registers,
       collect() {

@@ -10,6 +10,8 @@ import { isAnthropicClient } from './anthropic-model-list';
 import { registerDashboardBillingRoutes } from './dashboard-billing-routes';
 import { registerGeminiRoutes } from './register-gemini-routes';
 import { authenticateRelayKey } from './key-auth';
+import { circuitStates } from './channel-breaker';
+import { getTelemetry } from '../observability/telemetry';
 import { relayAudioSpeech } from './relay-audio-speech';
 import { relayAudioTranscriptions } from './relay-audio-transcriptions';
 import { relayChatCompletions } from './relay-chat-completions';
@@ -248,6 +250,7 @@ function registerMessagesRoutes(scope: FastifyInstance, runtime: RelayRuntime): 
  */
 export function registerRelayRoutes(app: FastifyInstance, context: AppContext): void {
   const runtime = getRelayRuntime(context, app.log);
+  getTelemetry(context).setCircuitStateSource(() => circuitStates(context));
   void runtime.channels.reload();
   startStoredResponsePruning(context, app.log);
   app.register(
