@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config/config';
 import { createDatabase, type Db } from './db/database';
@@ -9,6 +10,7 @@ import { createAuthServices, type AuthServices } from './auth/auth-services';
 import { seedDatabase } from './users/seed';
 import { ReservationKeeper } from './billing/reservation-keeper';
 import { ChangeFeed } from './sync/change-feed';
+import { createWorkerSharedState } from './workers/shared-state-ipc';
 
 /** Everything a route or service needs, built once at start and passed down (no globals). */
 export interface AppContext {
@@ -39,7 +41,11 @@ export async function createContext(config: Config, logger?: FastifyBaseLogger):
   if (config.isMasterNode) await reservations.recoverAtStart();
   reservations.start();
   closers.push(() => reservations.stop());
-  const auth = createAuthServices(config, closers, logger);
+  // Several workers without Redis share the primary's counters and one-time states over IPC.
+  const auth =
+    cluster.isWorker && config.redisConnString === ''
+      ? createWorkerSharedState()
+      : createAuthServices(config, closers, logger);
   const context: AppContext = {
     config,
     db,

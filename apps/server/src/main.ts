@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config/config';
 import { closeContext, createContext } from './context';
@@ -5,6 +6,7 @@ import { findInsecureCookieWarning } from './http/insecure-cookie-warning';
 import { chooseLogFormat, createLoggerOptions } from './logging/logger-options';
 import { announceStart, buildStartBanner } from './logging/start-banner';
 import { hasDefaultRootPassword } from './users/seed';
+import { runPrimary, WORKER_SLOT_VARIABLE } from './workers/primary';
 
 async function main(): Promise<void> {
   let config;
@@ -18,6 +20,13 @@ async function main(): Promise<void> {
     throw error;
   }
   const logFormat = chooseLogFormat(config.logFormat, process.stdout.isTTY === true);
+  if (config.workers > 1 && cluster.isPrimary) {
+    await runPrimary(config, logFormat);
+    return;
+  }
+  // A worker of several: only the lead (slot 1) does the start-up work and runs background jobs.
+  const workerSlot = cluster.isWorker ? Number(process.env[WORKER_SLOT_VARIABLE] ?? '1') : 1;
+  if (workerSlot !== 1) config = { ...config, isMasterNode: false };
   const logger = await createLoggerOptions(config.logLevel, logFormat);
   const context = await createContext(config);
   const app = await buildApp(context, { logger });
@@ -27,7 +36,10 @@ async function main(): Promise<void> {
   // ServerAddress is an option stored in the database, so it is known only once the options have loaded.
   const cookieWarning = findInsecureCookieWarning(context.options.get('ServerAddress'), config.trustProxy);
   if (cookieWarning) app.log.warn(cookieWarning);
+  let isStopping = false;
   const shutdown = async (signal: string) => {
+    if (isStopping) return;
+    isStopping = true;
     app.log.info(`${signal}: shutting down`);
     await app.close();
     await closeContext(context);
@@ -35,9 +47,11 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  // A worker whose primary is gone (killed outright) stops too, rather than serve on alone.
+  if (cluster.isWorker) process.once('disconnect', () => void shutdown('primary gone'));
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
-  if (address !== null && typeof address === 'object') {
+  if (address !== null && typeof address === 'object' && workerSlot === 1) {
     const banner = buildStartBanner(address, config, await hasDefaultRootPassword(context.db));
     announceStart(banner, logFormat, app.log, (text) => process.stdout.write(text));
   }

@@ -52,9 +52,9 @@ describe.skipIf(!isRedisUp)('REDIS_KEY_PREFIX', () => {
       200, 200,
     ]);
     expect((await ask(first.kit, first.key)).status).toBe(429);
-    expect([(await ask(second.kit, second.key)).status, (await ask(second.kit, second.key)).status]).toEqual(
-      [200, 200],
-    );
+    expect([(await ask(second.kit, second.key)).status, (await ask(second.kit, second.key)).status]).toEqual([
+      200, 200,
+    ]);
     const state = await first.kit.test.app.inject({ url: '/api/oauth/state' });
     expect(state.json()).toMatchObject({ success: true });
 

@@ -80,7 +80,10 @@ describe('changes on one instance reach another on the same database', () => {
       payload: { id, status: 2 },
     });
     expect(disabled.json()).toMatchObject({ success: true });
-    await waitUntil('the disabled channel', async () => (await ask(second, key, 'gpt-4o-mini')).status === 503);
+    await waitUntil(
+      'the disabled channel',
+      async () => (await ask(second, key, 'gpt-4o-mini')).status === 503,
+    );
     const served = upstream.received.length;
     expect((await ask(second, key, 'gpt-4o-mini')).status).toBe(503);
     expect(upstream.received.length).toBe(served);

@@ -14,6 +14,8 @@ export interface GatewayChild {
   output(): string;
   /** SIGKILL: no shutdown hook runs, nothing is flushed */
   kill(): Promise<void>;
+  /** SIGTERM, the graceful stop; answers the exit code */
+  stop(): Promise<number | null>;
 }
 
 const SERVER_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -50,10 +52,14 @@ async function findFreePort(): Promise<number> {
   return address.port;
 }
 
-/** Starts the bundle on a database (SQL_DSN, or SQLITE_PATH when empty) and waits until it answers. */
+/**
+ * Starts the bundle on a database (SQL_DSN, or SQLITE_PATH when empty) and waits until it answers. `env` adds
+ * or overrides variables (REDIS_CONN_STRING, WORKERS, …).
+ */
 export async function startGatewayChild(
   bundle: string,
   database: { sqlDsn: string; sqlitePath: string },
+  env: Record<string, string> = {},
 ): Promise<GatewayChild> {
   const port = await findFreePort();
   const child = spawn(process.execPath, ['--enable-source-maps', bundle], {
@@ -68,6 +74,7 @@ export async function startGatewayChild(
       SESSION_SECRET: randomBytes(16).toString('hex'),
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -77,7 +84,7 @@ export async function startGatewayChild(
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -100,6 +107,10 @@ export async function startGatewayChild(
     kill: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
     },
   };
 }
