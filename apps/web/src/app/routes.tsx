@@ -78,6 +78,7 @@ export const appRoutes: AppRoute[] = [
   { path: '/topup', page: lazy(() => import('../features/topup/topup-page')), requiresLogin: true },
   { path: '/pricing', page: lazy(() => import('../features/pricing/pricing-page')), requiresLogin: true },
   { path: '/log', page: lazy(() => import('../features/logs/logs-page')), requiresLogin: true },
+  { path: '/audit', page: lazy(() => import('../features/audit/audit-page')), requiresLogin: true },
   {
     path: '/api-reference',
     page: lazy(() => import('../features/api-reference/api-reference-page')),

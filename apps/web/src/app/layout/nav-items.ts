@@ -8,6 +8,7 @@ import {
   IconListDetails,
   IconMessageCircle,
   IconSettings,
+  IconShieldSearch,
   IconSitemap,
   IconTicket,
   IconUsers,
@@ -43,6 +44,7 @@ const menuItems: NavItem[] = [
     exceptPaths: ['/user/edit', '/user/reset'],
   },
   { label: 'nav.log', to: '/log', icon: IconListDetails },
+  { label: 'nav.audit', to: '/audit', icon: IconShieldSearch, adminOnly: true },
   { label: 'nav.setting', to: '/setting', icon: IconSettings },
   { label: 'nav.apiReference', to: '/api-reference', icon: IconApi, adminOnly: true },
   // The operator's about page doubles as the usage tutorial.
