@@ -95,7 +95,6 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     cpu: options.cpu,
     // As `npm start` runs it: keep in sync with the flags in scripts/start.mjs.
     nodeFlags: [
-      '--enable-source-maps',
       '--heap-growing-percent=50',
       ...(options.isProfiled ? ['--cpu-prof', `--cpu-prof-dir=${dataDir}`] : []),
       ...(options.nodeFlags ?? []),

@@ -7,7 +7,10 @@ process.chdir(root);
 await import('./ensure-built.mjs');
 // V8 grows its heap far past what is alive under many concurrent streams; a slower growth kept peak RSS at
 // 256 streams ~40 MB lower at no measurable CPU cost (bench/README.md). Keep in sync with bench/gateway-process.ts.
-const nodeFlags = ['--enable-source-maps', '--heap-growing-percent=50'];
+// No --enable-source-maps: Node then parses the bundle's whole source map at start (~20–28 MB more resident)
+// and maps every stack it formats. Stacks name the functions of dist/main.js, which is not minified; set
+// NODE_OPTIONS=--enable-source-maps to see TypeScript positions instead.
+const nodeFlags = ['--heap-growing-percent=50'];
 const server = spawn(process.execPath, [...nodeFlags, 'apps/server/dist/main.js'], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
