@@ -44,7 +44,7 @@ export function TwoFactorEnrolment({ enrolment, onConfirmed, onCancel }: TwoFact
               py={6}
               data-testid="two-factor-secret"
               data-secret={enrolment.secret}
-              style={{ wordBreak: 'break-all', userSelect: 'all' }}
+              style={{ overflowWrap: 'anywhere', userSelect: 'all' }}
             >
               {spacedSecret}
             </Code>
