@@ -1,0 +1,71 @@
+import type { ReactNode } from 'react';
+import { AreaChart, BarChart } from '@mantine/charts';
+import { Paper, SimpleGrid, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatCompactNumber, type DashboardData } from '@gatehouse/shared';
+import { useQuotaDisplay } from '../users/use-quota-display';
+import { formatBucket, formatChartQuota, quotaToChartValue } from './dashboard-format';
+
+function ChartCard({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Text fw={600} mb="sm">
+        {title}
+      </Text>
+      {children}
+    </Paper>
+  );
+}
+
+/** Spend, requests (answered and failed) and tokens over the range, one point per bucket. */
+export function DashboardCharts({ data }: { data: DashboardData }) {
+  const { t } = useTranslation();
+  const display = useQuotaDisplay();
+  const spansDays = data.end - data.start > 86_400;
+  const points = data.series.map((point) => ({
+    bucket: formatBucket(point.bucket_start, data.granularity, spansDays),
+    spend: quotaToChartValue(point.quota, display),
+    answered: point.requests - point.errors,
+    failed: point.errors,
+    prompt: point.prompt_tokens,
+    completion: point.completion_tokens,
+  }));
+  const common = { h: 220, data: points, dataKey: 'bucket', withDots: false } as const;
+  return (
+    <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm" mb="lg">
+      <ChartCard title={t('dashboard.chart.spend')}>
+        <AreaChart
+          {...common}
+          curveType="monotone"
+          valueFormatter={(value) => formatChartQuota(value, display)}
+          series={[{ name: 'spend', label: t('dashboard.stat.spend'), color: 'teal.6' }]}
+        />
+      </ChartCard>
+      <ChartCard title={t('dashboard.chart.requests')}>
+        <BarChart
+          h={220}
+          data={points}
+          dataKey="bucket"
+          type="stacked"
+          valueFormatter={formatCompactNumber}
+          series={[
+            { name: 'answered', label: t('dashboard.series.answered'), color: 'blue.6' },
+            { name: 'failed', label: t('dashboard.series.failed'), color: 'red.6' },
+          ]}
+        />
+      </ChartCard>
+      <ChartCard title={t('dashboard.chart.tokens')}>
+        <AreaChart
+          {...common}
+          type="stacked"
+          curveType="monotone"
+          valueFormatter={formatCompactNumber}
+          series={[
+            { name: 'prompt', label: t('dashboard.series.prompt'), color: 'indigo.6' },
+            { name: 'completion', label: t('dashboard.series.completion'), color: 'orange.6' },
+          ]}
+        />
+      </ChartCard>
+    </SimpleGrid>
+  );
+}
