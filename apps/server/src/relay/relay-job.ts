@@ -141,6 +141,8 @@ export async function startRelayJob(
   reply.raw.once('close', () => {
     if (!reply.raw.writableEnded) abort.abort();
   });
+  // Gone already (while its key or body was read): nothing will be sent upstream for it.
+  if (reply.raw.destroyed) abort.abort();
   return {
     runtime,
     requestId: request.id,
