@@ -3,6 +3,7 @@ import { startOpenAIUpstream, type OpenAIUpstream } from './support/openai-upstr
 import { startOtlpStandIn, type OtlpStandIn, type ReceivedSpan } from './support/otlp-stand-in';
 import { startRelayKit, type RelayKit } from './support/relay-kit';
 import { getTelemetry } from '../src/observability/telemetry';
+import { ConfigError, loadConfig } from '../src/config/config';
 import { createTestApp } from './test-app';
 
 let collector: OtlpStandIn;
@@ -132,5 +133,26 @@ describe('OpenTelemetry traces', () => {
     } finally {
       await test.close();
     }
+  });
+
+  it('reads the standard OTEL variables, and refuses an endpoint that is not a URL', () => {
+    expect(loadConfig({}).traces).toEqual({ tracesUrl: '', serviceName: 'gatehouse' });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).traces.tracesUrl).toBe(
+      'http://collector:4318/v1/traces',
+    );
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/ingest',
+      }).traces.tracesUrl,
+    ).toBe('https://traces.example/ingest');
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }).traces
+        .tracesUrl,
+    ).toBe('');
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(ConfigError);
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT/,
+    );
   });
 });
