@@ -25,6 +25,7 @@ export class ChangeFeed {
   private timer: NodeJS.Timeout | null = null;
   private polling: Promise<void> | null = null;
   private hasBaseline = false;
+  private isFailing = false;
 
   constructor(
     private readonly db: Db,
@@ -91,9 +92,12 @@ export class ChangeFeed {
     try {
       rows = await this.db.selectFrom('change_versions').select(['topic', 'version']).execute();
     } catch (error) {
-      this.log.error({ err: error }, 'reading the change counters failed');
+      // Once per outage, not four times a second (a slave started before the master migrated, a lost database).
+      if (!this.isFailing) this.log.error({ err: error }, 'reading the change counters failed');
+      this.isFailing = true;
       return;
     }
+    this.isFailing = false;
     const moved: string[] = [];
     for (const row of rows) {
       const version = Number(row.version);
