@@ -10,6 +10,7 @@ import {
 } from '@gatehouse/shared';
 import { openTwoFactorSecret, sealTwoFactorSecret } from '../src/auth/two-factor-secret';
 import { loadConfig } from '../src/config/config';
+import { externalDatabaseServers, isListening } from './support/external-databases';
 import { startFakeGitHub, type FakeGitHub } from './support/fake-github';
 import {
   createTestApp,
@@ -393,3 +394,36 @@ describe("root's reset and the option for admins", () => {
     expect((await test.app.inject({ url: '/api/channel/', headers: admin.headers })).statusCode).toBe(200);
   });
 });
+
+for (const server of externalDatabaseServers) {
+  const isReachable = await isListening(server.port);
+  describe.skipIf(!isReachable)(`on ${server.name}`, () => {
+    it('enrols, signs in with a code once, and takes a recovery code once', async () => {
+      const database = await server.create('gatehouse_two_factor');
+      await test.close();
+      try {
+        test = await createTestApp({ SQL_DSN: database.dsn });
+        const alice = await createUserSession(test);
+        const enrolled = await enrol(alice);
+        const code = enrolled.nextCode();
+        expect(envelope(await secondStep(await startSignIn(alice.user.username), code)).success).toBe(true);
+        expect(envelope(await secondStep(await startSignIn(alice.user.username), code)).message).toBe(
+          WRONG_CODE,
+        );
+        const recovery = enrolled.recoveryCodes[0]!;
+        expect(envelope(await secondStep(await startSignIn(alice.user.username), recovery)).success).toBe(
+          true,
+        );
+        expect(envelope(await secondStep(await startSignIn(alice.user.username), recovery)).message).toBe(
+          WRONG_CODE,
+        );
+        expect(await status(alice)).toMatchObject({ enabled: true, recovery_codes_left: 9 });
+      } finally {
+        await test.close();
+        await database.drop();
+        // afterEach closes the app of every test.
+        test = await createTestApp();
+      }
+    });
+  });
+}
