@@ -159,6 +159,7 @@ test('root reads the built-in price table in Operation settings and copies it in
   await expect(claude.getByText('built-in', { exact: true })).toBeVisible();
   await section.getByLabel('Search models ...').fill('');
   await shoot(page, 'settings-built-in-1280');
+  if (SHOTS) await section.screenshot({ path: `${SHOTS}/settings-built-in-table-1280.png` });
 
   await section.getByText('Replace what is set').click();
   await expect(section.getByText(/entries for other models are removed/)).toBeVisible();
@@ -180,4 +181,5 @@ test('root reads the built-in price table in Operation settings and copies it in
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(390);
   await shoot(page, 'settings-built-in-390');
+  if (SHOTS) await phoneSection.screenshot({ path: `${SHOTS}/settings-built-in-table-390.png` });
 });

@@ -43,7 +43,9 @@ async function newCaller(quota = 1_000_000) {
 
 async function ownLogs(session: Session): Promise<Log[]> {
   await kit.settle();
-  const body = envelope<Log[]>(await kit.test.app.inject({ url: '/api/log/self?p=0', headers: session.headers }));
+  const body = envelope<Log[]>(
+    await kit.test.app.inject({ url: '/api/log/self?p=0', headers: session.headers }),
+  );
   expect(body.success).toBe(true);
   return body.data;
 }
@@ -117,10 +119,37 @@ describe('a model priced per call', () => {
 
   it('shows the price per call on the pricing page, group ratio applied', async () => {
     const { session } = await newCaller();
-    const list = envelope<PriceList>(await kit.test.app.inject({ url: '/api/pricing', headers: session.headers }));
+    const list = envelope<PriceList>(
+      await kit.test.app.inject({ url: '/api/pricing', headers: session.headers }),
+    );
     const fixed = list.data.models.find((model) => model.model === FIXED);
     expect(fixed?.call_price).toBeCloseTo(0.06, 10);
     expect(list.data.models.find((model) => model.model === 'gpt-4o')?.call_price).toBeNull();
+  });
+});
+
+describe("ModelPrice saved the way one-api's console saves a ratio option", () => {
+  it('takes a pretty-printed JSON text through PUT /api/option/ and refuses a negative price, naming it', async () => {
+    const root = await createUserSession(kit.test, { role: Role.root });
+    const put = (value: string) =>
+      kit.test.app.inject({
+        method: 'PUT',
+        url: '/api/option/',
+        headers: root.headers,
+        payload: { key: 'ModelPrice', value },
+      });
+    const refused = envelope(await put(JSON.stringify({ [FIXED]: -1 }, null, 2)));
+    expect(refused).toMatchObject({
+      success: false,
+      message: `Model price: the value of "${FIXED}" must be a number not less than 0`,
+    });
+    const saved = envelope(await put(JSON.stringify({ [FIXED]: 0.04, 'dall-e-3': 0.1 }, null, 2)));
+    expect(saved.success).toBe(true);
+    const options = envelope<Array<{ key: string; value: string }>>(
+      await kit.test.app.inject({ url: '/api/option/', headers: root.headers }),
+    );
+    const stored = options.data.find((entry) => entry.key === 'ModelPrice')?.value ?? '';
+    expect(JSON.parse(stored)).toEqual({ [FIXED]: 0.04, 'dall-e-3': 0.1 });
   });
 });
 
@@ -136,7 +165,11 @@ describe('GET /api/pricing/built-in', () => {
     expect(rows.size).toBeGreaterThan(Object.keys(defaultModelPrices).length);
     const builtIn = defaultModelPrices['gpt-4o'];
     expect(rows.get('gpt-4o')).toMatchObject({
-      built_in: { model_ratio: builtIn.modelRatio, completion_ratio: builtIn.completionRatio, call_price: null },
+      built_in: {
+        model_ratio: builtIn.modelRatio,
+        completion_ratio: builtIn.completionRatio,
+        call_price: null,
+      },
       effective: { model_ratio: 1, completion_ratio: builtIn.completionRatio },
       overridden_by: ['ModelRatio'],
       is_priced: true,
@@ -151,9 +184,9 @@ describe('GET /api/pricing/built-in', () => {
 
   it('is refused to common users and to callers without a session', async () => {
     const member = await createUserSession(kit.test);
-    expect((await kit.test.app.inject({ url: '/api/pricing/built-in', headers: member.headers })).statusCode).toBe(
-      403,
-    );
+    expect(
+      (await kit.test.app.inject({ url: '/api/pricing/built-in', headers: member.headers })).statusCode,
+    ).toBe(403);
     expect((await kit.test.app.inject({ url: '/api/pricing/built-in' })).statusCode).toBe(401);
   });
 });

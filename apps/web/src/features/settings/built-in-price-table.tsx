@@ -30,6 +30,9 @@ import {
 import type { OptionForm } from './use-option-form';
 
 const PHONE_ROWS = 20;
+
+/** Ratios from yuan prices are long decimals (0.857142857142857): six places are plenty to read. */
+const formatRatio = (value: number) => String(Math.round(value * 1e6) / 1e6);
 const priceKinds = ['input', 'output', 'cacheRead', 'cacheWrite'] as const;
 
 /** A price as charged now; when an option changed it, the built-in one struck through beneath. */
@@ -77,7 +80,7 @@ function usePriceColumns(usdAtRatio1: number): DataTableColumn<BuiltInPriceRow>[
         header: header('ratios'),
         render: (row) => (
           <Text size="xs" ff="monospace">
-            {row.effective.model_ratio} · {row.effective.completion_ratio}
+            {formatRatio(row.effective.model_ratio)} · {formatRatio(row.effective.completion_ratio)}
           </Text>
         ),
       },
@@ -264,6 +267,10 @@ export function BuiltInPriceTable({ form }: { form: OptionForm }) {
               leftSection={<IconCopy size={16} />}
               onClick={copy}
               disabled={!table.data}
+              // On a phone the label wraps rather than being cut.
+              h="auto"
+              py={6}
+              styles={{ label: { whiteSpace: 'normal', textAlign: 'left' } }}
             >
               {t('settings.operation.builtIn.copy')}
             </Button>
