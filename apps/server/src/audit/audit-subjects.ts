@@ -1,4 +1,9 @@
-import { parseChannelConfig, secretChannelConfigFields, type AuditChange } from '@gatehouse/shared';
+import {
+  channelFieldsSchema,
+  parseChannelConfig,
+  secretChannelConfigFields,
+  type AuditChange,
+} from '@gatehouse/shared';
 import type { ChannelRow, RedemptionRow, TokenRow, UserRow } from '../db/schema';
 import { toPublicChannel } from '../channels/channel-repository';
 import { isSecretOption, optionDefinitions, type OptionKey } from '../options/option-defaults';
@@ -8,8 +13,9 @@ import { toPublicUser } from '../users/user-repository';
 import { diffAuditFields, toAuditValue, type AuditFields } from './audit-diff';
 
 /**
- * What the audit log compares for each kind of target, and which of those fields are secret. Counters the relay
- * moves on its own (used quota, request counts, test times, balances) are left out: they are not edits.
+ * What the audit log compares for each kind of target, and which of those fields are secret. The id (the entry's
+ * target already), creation times and counters the relay moves on its own (used quota, request counts, test
+ * times, balances) are left out: they are not edits.
  */
 
 function toAuditFields(value: object, leaveOut: readonly string[]): AuditFields {
@@ -21,11 +27,11 @@ function toAuditFields(value: object, leaveOut: readonly string[]): AuditFields 
 }
 
 const USER_SECRETS = ['password', 'access_token'];
-const USER_COUNTERS = ['used_quota', 'request_count', 'created_at'];
+const USER_LEFT_OUT = ['id', 'used_quota', 'request_count', 'created_at'];
 
 function userFields(row: UserRow): AuditFields {
   return {
-    ...toAuditFields(toPublicUser(row), USER_COUNTERS),
+    ...toAuditFields(toPublicUser(row), USER_LEFT_OUT),
     password: row.password,
     access_token: row.access_token,
   };
@@ -36,17 +42,12 @@ export function userChanges(before: UserRow | null, after: UserRow | null): Audi
 }
 
 const CHANNEL_SECRETS = ['key', ...secretChannelConfigFields.map((field) => `config.${field}`)];
-const CHANNEL_LEFT_OUT = [
-  'used_quota',
-  'request_count',
-  'response_time',
-  'test_time',
-  'balance',
-  'balance_updated_time',
-  'created_time',
-  // compared field by field below
-  'config',
-];
+
+/**
+ * What an admin can set on a channel (the form's fields): counters, test results and health the relay keeps
+ * are not edits. The config is compared field by field below.
+ */
+const CHANNEL_EDITABLE = Object.keys(channelFieldsSchema.shape).filter((field) => field !== 'config');
 
 /** The config's fields one by one, so a changed region shows while its credentials stay masked. */
 function channelFields(row: ChannelRow): AuditFields {
@@ -54,8 +55,9 @@ function channelFields(row: ChannelRow): AuditFields {
   const configFields: AuditFields = config
     ? Object.fromEntries(Object.entries(config).map(([field, value]) => [`config.${field}`, value]))
     : { 'config.text': row.config };
+  const channel = new Map(Object.entries(toPublicChannel(row, { withSecrets: true })));
   return {
-    ...toAuditFields(toPublicChannel(row, { withSecrets: true }), CHANNEL_LEFT_OUT),
+    ...Object.fromEntries(CHANNEL_EDITABLE.map((field) => [field, toAuditValue(channel.get(field))])),
     ...configFields,
   };
 }
@@ -70,16 +72,16 @@ export function channelChanges(before: ChannelRow | null, after: ChannelRow | nu
   );
 }
 
-const TOKEN_COUNTERS = ['used_quota', 'request_count', 'accessed_time'];
+const TOKEN_LEFT_OUT = ['id', 'used_quota', 'request_count', 'created_time', 'accessed_time'];
 
 export function tokenChanges(before: TokenRow | null, after: TokenRow | null): AuditChange[] {
-  const fields = (row: TokenRow) => toAuditFields(toToken(row), TOKEN_COUNTERS);
+  const fields = (row: TokenRow) => toAuditFields(toToken(row), TOKEN_LEFT_OUT);
   return diffAuditFields(before && fields(before), after && fields(after), ['key']);
 }
 
 /** A redemption code is worth quota to whoever types it: masked like a key. */
 export function redemptionChanges(before: RedemptionRow | null, after: RedemptionRow | null): AuditChange[] {
-  const fields = (row: RedemptionRow) => toAuditFields(toRedemption(row), []);
+  const fields = (row: RedemptionRow) => toAuditFields(toRedemption(row), ['id', 'user_id', 'created_time']);
   return diffAuditFields(before && fields(before), after && fields(after), ['key']);
 }
 

@@ -8,8 +8,17 @@ const breakAnywhere = { wordBreak: 'break-all' } as const;
 /** The fields of one entry: old value struck through, then the new one; a secret only says it changed. */
 export function AuditChanges({ changes }: { changes: AuditChange[] }) {
   const { t } = useTranslation();
-  const show = (value: AuditValue) =>
-    value === null ? t('audit.none') : value === '' ? t('audit.emptyText') : String(value);
+  // An empty text is said in words, neither struck through nor coloured: there was nothing to strike.
+  const show = (value: AuditValue, color: string, isOld: boolean) =>
+    value === '' ? (
+      <Text size="sm" c="dimmed" fs="italic">
+        {t('audit.emptyText')}
+      </Text>
+    ) : (
+      <Text size="sm" c={color} td={isOld ? 'line-through' : undefined} style={breakAnywhere}>
+        {String(value)}
+      </Text>
+    );
 
   return (
     <Stack gap={8} data-testid="audit-changes">
@@ -24,17 +33,9 @@ export function AuditChanges({ changes }: { changes: AuditChange[] }) {
             </Badge>
           ) : (
             <Group gap={6} wrap="wrap" align="center">
-              {change.before !== null && (
-                <Text size="sm" c="red.8" td="line-through" style={breakAnywhere}>
-                  {show(change.before)}
-                </Text>
-              )}
+              {change.before !== null && show(change.before, 'red.8', true)}
               {change.before !== null && change.after !== null && <IconArrowRight size={12} />}
-              {change.after !== null && (
-                <Text size="sm" c="teal.8" style={breakAnywhere}>
-                  {show(change.after)}
-                </Text>
-              )}
+              {change.after !== null && show(change.after, 'teal.8', false)}
             </Group>
           )}
         </div>
