@@ -117,3 +117,13 @@ export function responseTimeColor(milliseconds: number): BadgeColor | null {
   if (milliseconds <= 5000) return 'yellow';
   return 'red';
 }
+
+/** The channel list's health badge: what the relay's circuit breaker says of a channel on this server. */
+export type ChannelHealthState = 'closed' | 'open' | 'half_open' | 'resting' | 'auth_failed';
+export const channelHealthBadges: Record<ChannelHealthState, Badge> = {
+  closed: { label: 'status.channelHealth.closed', color: 'green' },
+  open: { label: 'status.channelHealth.open', color: 'red' },
+  half_open: { label: 'status.channelHealth.halfOpen', color: 'orange' },
+  resting: { label: 'status.channelHealth.resting', color: 'yellow' },
+  auth_failed: { label: 'status.channelHealth.authFailed', color: 'red' },
+};

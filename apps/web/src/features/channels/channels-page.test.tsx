@@ -69,6 +69,51 @@ describe('channel list', () => {
     expect(within(row).getByText('Click to query')).toBeInTheDocument();
   });
 
+  it("shows each channel's circuit state, recent error rate and latency, and refused credentials", async () => {
+    const health = {
+      state: 'closed' as const,
+      until: 0,
+      model: '',
+      reason: '',
+      circuits: [],
+      requests: 0,
+      error_rate: 0,
+      latency_ms: 0,
+      window_seconds: 300,
+    };
+    const open = channel({
+      id: 4,
+      name: 'tripped',
+      health: {
+        ...health,
+        state: 'open',
+        until: 1_900_000_000,
+        model: 'gpt-4o',
+        reason: 'upstream exploded',
+        circuits: [{ model: 'gpt-4o', state: 'open', until: 1_900_000_000 }],
+        requests: 8,
+        error_rate: 0.75,
+        latency_ms: 420,
+      },
+    });
+    const refused = channel({
+      id: 5,
+      name: 'refused',
+      auth_failed_reason: 'Incorrect API key provided',
+      health,
+    });
+    const quiet = channel({ id: 6, name: 'quiet', health });
+    setUp({ 'GET /api/channel/': envelope([open, refused, quiet]) });
+    const openRow = await rowOf('tripped');
+    expect(within(openRow).getByText('Circuit open')).toBeInTheDocument();
+    expect(within(openRow).getByText(/^until /)).toBeInTheDocument();
+    expect(within(openRow).getByText('75% errors · 420 ms · 8 req')).toBeInTheDocument();
+    expect(within(await rowOf('refused')).getByText('Auth failed')).toBeInTheDocument();
+    const quietRow = await rowOf('quiet');
+    expect(within(quietRow).getByText('Healthy')).toBeInTheDocument();
+    expect(within(quietRow).getByText('No recent requests')).toBeInTheDocument();
+  });
+
   it('tests a channel with its first model and shows the time', async () => {
     const { user, fetchMock } = setUp({
       'GET /api/channel/test/1': { success: true, message: '', time: 1.234, model: 'gpt-4o' },

@@ -14,6 +14,7 @@ import {
   type QuotaDisplay,
 } from '@gatehouse/shared';
 import type { DataTableColumn } from '../../components/data-table';
+import { ChannelHealthCell } from './channel-health-cell';
 import { ChannelRowActions } from './channel-row-actions';
 import { InlineNumberInput } from './inline-number-input';
 import type { ChannelActions } from './use-channel-actions';
@@ -116,6 +117,12 @@ export function useChannelColumns(
         header: header('status'),
         render: (channel) => <StatusBadge map={channelStatusBadges} value={channel.status} />,
         sortValue: (channel) => channel.status,
+      },
+      {
+        key: 'health',
+        header: header('health'),
+        render: (channel) => <ChannelHealthCell channel={channel} t={t} />,
+        sortValue: (channel) => channel.health?.error_rate ?? 0,
       },
       {
         key: 'response_time',
