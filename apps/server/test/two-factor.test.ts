@@ -369,6 +369,23 @@ describe("root's reset and the option for admins", () => {
 
     const again = await test.app.inject({ method: 'DELETE', url, headers: root.headers });
     expect(envelope(again).message).toBe('Two-factor sign-in is not on for this account');
+    // Deleting a user removes its secret and recovery codes too.
+    const bob = await createUserSession(test);
+    await enrol(bob);
+    const deleted = await post('/api/user/manage', root.headers, {
+      username: bob.user.username,
+      action: 'delete',
+    });
+    expect(envelope(deleted).success).toBe(true);
+    for (const table of ['two_factor', 'two_factor_recovery_codes'] as const) {
+      const rows = await test.context.db
+        .selectFrom(table)
+        .select('user_id')
+        .where('user_id', '=', bob.user.id)
+        .execute();
+      expect(rows).toEqual([]);
+    }
+
     const nobody = await test.app.inject({
       method: 'DELETE',
       url: '/api/user/99999/2fa',
