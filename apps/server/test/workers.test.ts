@@ -139,3 +139,15 @@ describe('WORKERS=3 on SQLite without Redis', () => {
     expect(ledger).toEqual({ userUsed: 630, tokenUsed: 630, logged: 630, logs: 10 });
   });
 });
+
+describe('WORKERS=2 when the lead worker cannot start', () => {
+  it("stops the whole server with the worker's error instead of starting it again and again", async () => {
+    const refused = { sqlDsn: 'postgres://nobody@127.0.0.1:9/none', sqlitePath: '' };
+    const failure = await startGatewayChild(await bundleGateway(), refused, { WORKERS: '2' }).then(
+      () => null,
+      (error: unknown) => String(error),
+    );
+    expect(failure).toMatch(/the gateway exited \(1\)/);
+    expect(failure).toMatch(/worker 1 stopped before it listened/);
+  }, 60_000);
+});
