@@ -30,10 +30,9 @@ function toRatios(price: ModelPrice): ModelPriceRatios {
  * add, each with its built-in price, the price the relay charges now and the options that set it.
  */
 export function listBuiltInPrices(options: OptionStore): BuiltInPriceTable {
-  const set = Object.fromEntries(modelPriceOptionKeys.map((key) => [key, readRatios(options, key)])) as Record<
-    ModelPriceOptionKey,
-    Readonly<Record<string, number>>
-  >;
+  const set = Object.fromEntries(
+    modelPriceOptionKeys.map((key) => [key, readRatios(options, key)]),
+  ) as Record<ModelPriceOptionKey, Readonly<Record<string, number>>>;
   const names = new Set(Object.keys(defaultModelPrices));
   for (const key of modelPriceOptionKeys) for (const name of Object.keys(set[key])) names.add(name);
   const models: BuiltInPriceRow[] = [];
@@ -55,7 +54,13 @@ export function listBuiltInPrices(options: OptionStore): BuiltInPriceTable {
     const overriddenBy = modelPriceOptionKeys.filter((key) =>
       Object.prototype.hasOwnProperty.call(set[key], model),
     );
-    models.push({ model, built_in: builtIn, effective, overridden_by: overriddenBy, is_priced: ratios !== null });
+    models.push({
+      model,
+      built_in: builtIn,
+      effective,
+      overridden_by: overriddenBy,
+      is_priced: ratios !== null,
+    });
   }
   return { usd_per_million_at_ratio_1: USD_PER_MILLION_AT_RATIO_1, models };
 }
