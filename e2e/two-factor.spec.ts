@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import { createUser, expectToast, loginViaApi } from './helpers';
+import { ROOT, createUser, expectToast, loginViaApi } from './helpers';
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -81,4 +81,40 @@ test('a user turns on two-factor sign-in, then signs in with a code from the app
   await expect(page.getByText('The code is wrong or has already been used')).toBeVisible();
   await expect(page).toHaveURL(/\/login\/2fa$/);
   await expect(page.getByRole('heading', { name: 'Two-factor sign-in' })).toBeVisible();
+});
+
+test('root resets the two-factor sign-in of a user who lost their phone, in the admin user edit', async ({
+  page,
+  playwright,
+  request,
+}, testInfo) => {
+  test.setTimeout(60_000);
+  const user = await createUser(request, 'tfr');
+  // The user turns it on through the API, with a session of their own.
+  const own = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL });
+  const login = (await (await own.post('/api/user/login', { data: user })).json()) as {
+    data: { id: number };
+  };
+  const started = (await (await own.post('/api/user/2fa/enroll')).json()) as { data: { secret: string } };
+  const totp = new TOTP({ secret: Secret.fromBase32(started.data.secret) });
+  const confirmed = (await (
+    await own.post('/api/user/2fa/confirm', { data: { code: totp.generate() } })
+  ).json()) as {
+    success: boolean;
+  };
+  expect(confirmed.success).toBe(true);
+  await own.dispose();
+
+  await loginViaApi(page, ROOT);
+  await page.goto(`/user/edit/${login.data.id}`);
+  await page.getByRole('button', { name: 'Reset two-factor sign-in' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Reset' }).click();
+  await expectToast(page, `Two-factor sign-in of ${user.username} was reset`);
+  await expect(page.getByRole('button', { name: 'Reset two-factor sign-in' })).toHaveCount(0);
+
+  // Their password alone signs them in again.
+  const again = (await (await request.post('/api/user/login', { data: user })).json()) as {
+    data: { username?: string };
+  };
+  expect(again.data.username).toBe(user.username);
 });
