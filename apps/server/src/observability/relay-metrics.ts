@@ -1,4 +1,6 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { BatchedCounter } from './batched-counter';
+import { BatchedHistogram } from './batched-histogram';
 
 /** A channel × model circuit as the breaker reports it, for the state gauge. */
 export interface CircuitStateSample {
@@ -54,74 +56,74 @@ const FIRST_TOKEN_BUCKETS = [0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2.5, 4, 8, 15, 
  */
 export class RelayMetrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<'model' | 'channel' | 'protocol' | 'status'>;
-  private readonly tokens: Counter<'model' | 'channel' | 'type'>;
-  private readonly quota: Counter<'model' | 'channel'>;
-  private readonly duration: Histogram<'model' | 'protocol'>;
-  private readonly firstToken: Histogram<'model' | 'protocol'>;
-  private readonly attempts: Counter<'model' | 'channel' | 'result'>;
-  private readonly retries: Counter<'model'>;
-  private readonly upstreamErrors: Counter<'model' | 'channel' | 'kind'>;
+  private readonly requests: BatchedCounter<'model' | 'channel' | 'protocol' | 'status'>;
+  private readonly tokens: BatchedCounter<'model' | 'channel' | 'type'>;
+  private readonly quota: BatchedCounter<'model' | 'channel'>;
+  private readonly duration: BatchedHistogram<'model' | 'protocol'>;
+  private readonly firstToken: BatchedHistogram<'model' | 'protocol'>;
+  private readonly attempts: BatchedCounter<'model' | 'channel' | 'result'>;
+  private readonly retries: BatchedCounter<'model'>;
+  private readonly upstreamErrors: BatchedCounter<'model' | 'channel' | 'kind'>;
   private circuitStates: CircuitStateSource | null = null;
 
   constructor() {
-    const registers = [this.registry];
-    this.requests = new Counter({
+    const registry = this.registry;
+    this.requests = new BatchedCounter({
       name: 'gatehouse_relay_requests_total',
       help: 'Relay requests answered, by model, last channel, inbound protocol and HTTP status',
       labelNames: ['model', 'channel', 'protocol', 'status'],
-      registers,
+      registry,
     });
-    this.tokens = new Counter({
+    this.tokens = new BatchedCounter({
       name: 'gatehouse_relay_tokens_total',
       help: 'Tokens billed, by type: prompt, completion, cache_read, cache_write, reasoning',
       labelNames: ['model', 'channel', 'type'],
-      registers,
+      registry,
     });
-    this.quota = new Counter({
+    this.quota = new BatchedCounter({
       name: 'gatehouse_relay_quota_total',
       help: 'Quota charged for relayed requests (500000 = 1 USD by default)',
       labelNames: ['model', 'channel'],
-      registers,
+      registry,
     });
-    this.duration = new Histogram({
+    this.duration = new BatchedHistogram({
       name: 'gatehouse_relay_request_duration_seconds',
       help: 'Time from a relay request arriving to its answer ending',
       labelNames: ['model', 'protocol'],
       buckets: DURATION_BUCKETS,
-      registers,
+      registry,
     });
-    this.firstToken = new Histogram({
+    this.firstToken = new BatchedHistogram({
       name: 'gatehouse_relay_time_to_first_token_seconds',
       help: 'Streams: time from the request arriving to the first byte of the answer sent to the client',
       labelNames: ['model', 'protocol'],
       buckets: FIRST_TOKEN_BUCKETS,
-      registers,
+      registry,
     });
-    this.attempts = new Counter({
+    this.attempts = new BatchedCounter({
       name: 'gatehouse_upstream_attempts_total',
       help: 'Upstream attempts, by channel and result (success or error)',
       labelNames: ['model', 'channel', 'result'],
-      registers,
+      registry,
     });
-    this.retries = new Counter({
+    this.retries = new BatchedCounter({
       name: 'gatehouse_relay_retries_total',
       help: 'Attempts after the first one of a request (on another channel)',
       labelNames: ['model'],
-      registers,
+      registry,
     });
-    this.upstreamErrors = new Counter({
+    this.upstreamErrors = new BatchedCounter({
       name: 'gatehouse_upstream_errors_total',
       help: 'Failed upstream attempts, by kind of failure',
       labelNames: ['model', 'channel', 'kind'],
-      registers,
+      registry,
     });
     const read = () => this.circuitStates;
     new Gauge({
       name: 'gatehouse_circuit_state',
       help: 'Circuit breaker state per channel and model: 0 closed, 1 half-open, 2 open, 3 resting (Retry-After)',
       labelNames: ['channel', 'model'],
-      registers,
+      registers: [registry],
       collect() {
         this.reset();
         const source = read();
@@ -135,7 +137,7 @@ export class RelayMetrics {
       },
     });
     // Process CPU, memory, handles, GC and event-loop delay (p50, p90, p99 from monitorEventLoopDelay).
-    collectDefaultMetrics({ register: this.registry });
+    collectDefaultMetrics({ register: registry });
   }
 
   /** The circuit breaker's read function: its states are exported at every scrape. */
@@ -145,30 +147,26 @@ export class RelayMetrics {
 
   recordRequest(sample: RelayRequestSample): void {
     const { model, channel, protocol } = sample;
-    this.requests.inc({ model, channel, protocol, status: String(sample.status) });
-    this.duration.observe({ model, protocol }, sample.durationSeconds);
-    if (sample.firstByteSeconds !== null)
-      this.firstToken.observe({ model, protocol }, sample.firstByteSeconds);
+    this.requests.add(1, model, channel, protocol, String(sample.status));
+    this.duration.observe(sample.durationSeconds, model, protocol);
+    if (sample.firstByteSeconds !== null) {
+      this.firstToken.observe(sample.firstByteSeconds, model, protocol);
+    }
     const { usage } = sample;
     if (usage) {
-      this.addTokens(model, channel, 'prompt', usage.promptTokens);
-      this.addTokens(model, channel, 'completion', usage.completionTokens);
-      this.addTokens(model, channel, 'cache_read', usage.cacheReadTokens);
-      this.addTokens(model, channel, 'cache_write', usage.cacheWriteTokens);
-      this.addTokens(model, channel, 'reasoning', usage.reasoningTokens);
+      this.tokens.add(usage.promptTokens, model, channel, 'prompt');
+      this.tokens.add(usage.completionTokens, model, channel, 'completion');
+      this.tokens.add(usage.cacheReadTokens ?? 0, model, channel, 'cache_read');
+      this.tokens.add(usage.cacheWriteTokens ?? 0, model, channel, 'cache_write');
+      this.tokens.add(usage.reasoningTokens ?? 0, model, channel, 'reasoning');
     }
-    if (sample.quota > 0) this.quota.inc({ model, channel }, sample.quota);
+    if (sample.quota > 0) this.quota.add(sample.quota, model, channel);
   }
 
   /** One upstream attempt; `failureKind` null when it succeeded, `isRetry` when it was not the first. */
   recordAttempt(model: string, channel: string, failureKind: string | null, isRetry: boolean): void {
-    this.attempts.inc({ model, channel, result: failureKind === null ? 'success' : 'error' });
-    if (failureKind !== null) this.upstreamErrors.inc({ model, channel, kind: failureKind });
-    if (isRetry) this.retries.inc({ model });
-  }
-
-  private addTokens(model: string, channel: string, type: string, count: number | undefined): void {
-    // Zero tokens of a kind still creates its series, so a dashboard's sum exists from the first request.
-    this.tokens.inc({ model, channel, type }, count ?? 0);
+    this.attempts.add(1, model, channel, failureKind === null ? 'success' : 'error');
+    if (failureKind !== null) this.upstreamErrors.add(1, model, channel, failureKind);
+    if (isRetry) this.retries.add(1, model);
   }
 }
