@@ -52,6 +52,9 @@ test('a user turns on two-factor sign-in, then signs in with a code from the app
   await page.setViewportSize(DESKTOP);
   await section.getByRole('button', { name: 'I have saved them' }).click();
   await expect(section.getByText('10 recovery codes left')).toBeVisible();
+  await page.setViewportSize(PHONE);
+  await section.screenshot({ path: testInfo.outputPath('enabled-390.png') });
+  await page.setViewportSize(DESKTOP);
 
   await logOut(page);
   await passwordStep(page, user.username, user.password);
@@ -107,6 +110,8 @@ test('root resets the two-factor sign-in of a user who lost their phone, in the 
 
   await loginViaApi(page, ROOT);
   await page.goto(`/user/edit/${login.data.id}`);
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: testInfo.outputPath('user-edit-reset-390.png'), fullPage: true });
   await page.getByRole('button', { name: 'Reset two-factor sign-in' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Reset' }).click();
   await expectToast(page, `Two-factor sign-in of ${user.username} was reset`);
