@@ -25,7 +25,17 @@ const quotaKeys = [
 ] as const;
 const ratioKeys = Object.keys(ratioOptionNames) as RatioOptionKey[];
 const generalKeys = ['TopUpLink', 'ChatLink', 'QuotaPerUnit', 'RetryTimes'] as const;
-const monitoringKeys = ['ChannelDisableThreshold', 'ChannelBalanceWarningThreshold'] as const;
+const resilienceKeys = [
+  'CircuitBreakerThreshold',
+  'CircuitBreakerCooldown',
+  'CircuitBreakerMaxCooldown',
+  'StreamFirstTokenTimeout',
+] as const;
+const monitoringKeys = [
+  'ChannelDisableThreshold',
+  'ChannelBalanceWarningThreshold',
+  ...resilienceKeys,
+] as const;
 const responsesKeys = ['ResponsesRetentionDays'] as const;
 
 function QuotaSection({ options }: { options: OptionValues }) {
@@ -163,6 +173,18 @@ function MonitoringSection({ options }: { options: OptionValues }) {
         label={t('settings.operation.monitoring.ChannelBalanceWarningThreshold')}
         description={t('settings.operation.monitoring.ChannelBalanceWarningThresholdHint')}
       />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        {resilienceKeys.map((key) => (
+          <OptionNumberInput
+            key={key}
+            form={form}
+            optionKey={key}
+            step={key === 'CircuitBreakerThreshold' ? 1 : 0.1}
+            label={t(`settings.operation.monitoring.${key}`)}
+            description={t(`settings.operation.monitoring.${key}Hint`)}
+          />
+        ))}
+      </SimpleGrid>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         {(['AutomaticDisableChannelEnabled', 'AutomaticEnableChannelEnabled'] as const).map((key) => (
           <OptionSwitch
