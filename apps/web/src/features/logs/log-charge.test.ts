@@ -73,4 +73,8 @@ describe('formatChargeArithmetic', () => {
     expect(describeLogCharge(log({ inbound_protocol: '' }))).toBeNull();
     expect(describeLogCharge(log({ inbound_protocol: 'openai-images' }))).toBeNull();
   });
+
+  it('has no token arithmetic for entries priced per call: their price made the charge', () => {
+    expect(describeLogCharge(log({ call_price: 0.04, prompt_tokens: 4000, quota: 30_000 }))).toBeNull();
+  });
 });
