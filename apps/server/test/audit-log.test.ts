@@ -133,6 +133,24 @@ describe('users', () => {
     });
   });
 
+  it('records users changing their own password and access token, masked, and deleting their account', async () => {
+    const dave = await createUserSession(test, { username: 'dave' });
+    expect((await call(dave, 'PUT', '/api/user/self', { password: 'dave-new-password' })).success).toBe(true);
+    expect(await onlyNewEntry(0)).toMatchObject({
+      action: 'user.update',
+      actor_name: 'dave',
+      target_name: 'dave',
+      changes: [{ field: 'password', masked: true }],
+    });
+    const fresh = await loginAs(test, 'dave', 'dave-new-password');
+    const token = await call<string>(fresh, 'GET', '/api/user/token');
+    expect(await onlyNewEntry(1)).toMatchObject({ changes: [{ field: 'access_token', masked: true }] });
+    expect((await call(fresh, 'DELETE', '/api/user/self')).success).toBe(true);
+    expect(await onlyNewEntry(2)).toMatchObject({ action: 'user.delete', actor_name: 'dave' });
+    const text = JSON.stringify(await audit());
+    for (const secret of [token.data, 'dave-new-password']) expect(text).not.toContain(secret);
+  });
+
   it('writes nothing for a refused change or a form saved unchanged', async () => {
     const rootId = root.user.id;
     expect(

@@ -8,6 +8,9 @@ import { createGuards, currentUser, endSession } from '../http/auth';
 import { fail, ok } from '../http/envelope';
 import { deleteUserAccount } from './delete-user';
 import { splitGroups } from './groups';
+import { auditActorOf } from '../audit/audit-actor';
+import { recordAudit } from '../audit/audit-log';
+import { userChanges } from '../audit/audit-subjects';
 
 /** The user's invite code; users imported without one get a fresh code once, then keep it. */
 async function getAffCode(db: Db, user: UserRow): Promise<string> {
@@ -55,6 +58,11 @@ export function registerSelfAccountRoutes(app: FastifyInstance, context: AppCont
     const user = currentUser(request);
     if (isRootRole(user.role)) fail('The super admin cannot delete its own account');
     await deleteUserAccount(db, user.id);
+    await recordAudit(db, auditActorOf(request), {
+      action: 'user.delete',
+      target: { type: 'user', id: user.id, name: user.username },
+      changes: userChanges(user, null),
+    });
     context.events.emit('userChanged', user.id);
     await endSession(context, request, reply);
     return ok(undefined, 'Account deleted!');

@@ -6,6 +6,9 @@ import { createGuards, currentUser, startSession } from '../http/auth';
 import { ok } from '../http/envelope';
 import { parseWith } from '../http/validate';
 import { createAccessToken, hashPassword } from '../auth/password';
+import { auditActorOf } from '../audit/audit-actor';
+import { recordAudit } from '../audit/audit-log';
+import { userChanges } from '../audit/audit-subjects';
 import { findUserById, toPublicUser } from './user-repository';
 
 /** Routes every signed-in user has over its own account. */
@@ -32,6 +35,13 @@ export function registerSelfRoutes(app: FastifyInstance, context: AppContext): v
       await db.updateTable('users').set(update).where('id', '=', user.id).execute();
     }
     const updated = await findUserById(db, user.id);
+    if (updated) {
+      await recordAudit(db, auditActorOf(request), {
+        action: 'user.update',
+        target: { type: 'user', id: user.id, name: user.username },
+        changes: userChanges(user, updated),
+      });
+    }
     if (updated && input.password) await startSession(context, request, reply, updated);
     return ok(updated ? toPublicUser(updated) : undefined, 'User info updated successfully!');
   });
@@ -40,6 +50,11 @@ export function registerSelfRoutes(app: FastifyInstance, context: AppContext): v
     const user = currentUser(request);
     const accessToken = createAccessToken();
     await db.updateTable('users').set({ access_token: accessToken }).where('id', '=', user.id).execute();
+    await recordAudit(db, auditActorOf(request), {
+      action: 'user.update',
+      target: { type: 'user', id: user.id, name: user.username },
+      changes: userChanges(user, { ...user, access_token: accessToken }),
+    });
     return ok(accessToken);
   });
 }
