@@ -52,7 +52,7 @@ export function ChannelHealthCell({ channel, t }: { channel: Channel; t: TFuncti
       w={320}
       openDelay={50}
     >
-      <Stack gap={2} miw={120}>
+      <Stack gap={2} miw={150}>
         <Badge color={badge.color} variant="light" tt="none" styles={wholeLabel}>
           {t(badge.label)}
         </Badge>
@@ -62,13 +62,13 @@ export function ChannelHealthCell({ channel, t }: { channel: Channel; t: TFuncti
           </Text>
         )}
         <Text size="xs" c="dimmed">
-          {health.requests > 0
-            ? t('channels.health.recent', {
+          {health.requests === 0
+            ? t('channels.health.noRecent')
+            : t(health.latency_ms > 0 ? 'channels.health.recent' : 'channels.health.recentFailed', {
                 rate: Math.round(health.error_rate * 100),
                 latency: health.latency_ms,
                 count: health.requests,
-              })
-            : t('channels.health.noRecent')}
+              })}
         </Text>
       </Stack>
     </Tooltip>
