@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -12,6 +13,10 @@ const serverOrigin = process.env.GATEHOUSE_SERVER ?? 'http://localhost:3000';
 
 export default defineConfig({
   plugins: [react()],
+  resolve: {
+    // zod-config.ts turns zod's eval probe off before any schema is built; it imports 'zod/v4' itself.
+    alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/zod-config.ts', import.meta.url)) }],
+  },
   define: {
     __APP_VERSION__: JSON.stringify(rootPackage.version),
   },

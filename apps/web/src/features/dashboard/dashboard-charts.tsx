@@ -21,7 +21,10 @@ function ChartCard({ title, children }: { title: string; children: ReactNode }) 
 export function DashboardCharts({ data }: { data: DashboardData }) {
   const { t } = useTranslation();
   const display = useQuotaDisplay();
-  const spansDays = data.end - data.start > 86_400;
+  // Hours of two dates are labelled with their date, so no label repeats (23:00 yesterday and 23:00 today).
+  const first = data.series[0]?.bucket_start ?? data.start;
+  const last = data.series[data.series.length - 1]?.bucket_start ?? data.end;
+  const spansDays = new Date(first * 1000).toDateString() !== new Date(last * 1000).toDateString();
   const points = data.series.map((point) => ({
     bucket: formatBucket(point.bucket_start, data.granularity, spansDays),
     spend: quotaToChartValue(point.quota, display),
