@@ -90,7 +90,7 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
   app.put('/api/channel/', { preHandler: admin }, async (request) => {
     const { id, ...fields } = parseWith(channelUpdateSchema, request.body);
     const channel = await updateChannel(context, id, fields, auditActorOf(request));
-    return ok(toPublicChannel(channel), 'Channel updated successfully!');
+    return ok(toListedChannel(channel), 'Channel updated successfully!');
   });
 
   app.delete('/api/channel/disabled', { preHandler: admin }, async (request) => {
