@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { AreaChart, BarChart } from '@mantine/charts';
+import { BarChart, CompositeChart } from '@mantine/charts';
 import { Paper, SimpleGrid, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatCompactNumber, type DashboardData } from '@gatehouse/shared';
@@ -33,15 +33,16 @@ export function DashboardCharts({ data }: { data: DashboardData }) {
     prompt: point.prompt_tokens,
     completion: point.completion_tokens,
   }));
-  const common = { h: 220, data: points, dataKey: 'bucket', withDots: false } as const;
+  // Areas through CompositeChart: Mantine's AreaChart wraps each area in a Fragment, which recharts 2.15 (its
+  // react-is 18) does not recognise under React 19, so it drew no area and no axis. Keep until react-is 19.
+  const common = { h: 220, data: points, dataKey: 'bucket', withDots: false, curveType: 'monotone' } as const;
   return (
     <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm" mb="lg">
       <ChartCard title={t('dashboard.chart.spend')}>
-        <AreaChart
+        <CompositeChart
           {...common}
-          curveType="monotone"
           valueFormatter={(value) => formatChartQuota(value, display)}
-          series={[{ name: 'spend', label: t('dashboard.stat.spend'), color: 'teal.6' }]}
+          series={[{ name: 'spend', label: t('dashboard.stat.spend'), color: 'teal.6', type: 'area' }]}
         />
       </ChartCard>
       <ChartCard title={t('dashboard.chart.requests')}>
@@ -58,14 +59,13 @@ export function DashboardCharts({ data }: { data: DashboardData }) {
         />
       </ChartCard>
       <ChartCard title={t('dashboard.chart.tokens')}>
-        <AreaChart
+        <CompositeChart
           {...common}
-          type="stacked"
-          curveType="monotone"
           valueFormatter={formatCompactNumber}
+          areaProps={{ stackId: 'tokens' }}
           series={[
-            { name: 'prompt', label: t('dashboard.series.prompt'), color: 'indigo.6' },
-            { name: 'completion', label: t('dashboard.series.completion'), color: 'orange.6' },
+            { name: 'prompt', label: t('dashboard.series.prompt'), color: 'indigo.6', type: 'area' },
+            { name: 'completion', label: t('dashboard.series.completion'), color: 'orange.6', type: 'area' },
           ]}
         />
       </ChartCard>
