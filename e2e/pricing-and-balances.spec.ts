@@ -17,8 +17,21 @@ let yuanBalance = '110.00';
 test.beforeAll(async () => {
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   // DeepSeek's GET /user/balance (https://api-docs.deepseek.com/api/get-user-balance).
-  deepSeek = await startStandInServer((request) =>
-    request.path === '/user/balance'
+  deepSeek = await startStandInServer((request) => {
+    // Also an OpenAI-compatible upstream for the per-call model's channel.
+    if (request.path === '/v1/chat/completions') {
+      return {
+        json: {
+          id: 'chatcmpl-e2e',
+          object: 'chat.completion',
+          created: 1,
+          model: PER_CALL_MODEL,
+          choices: [{ index: 0, message: { role: 'assistant', content: 'Done.' }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 3000, completion_tokens: 1000, total_tokens: 4000 },
+        },
+      };
+    }
+    return request.path === '/user/balance'
       ? {
           json: {
             is_available: true,
@@ -32,8 +45,8 @@ test.beforeAll(async () => {
             ],
           },
         }
-      : { status: 404, json: { error: { message: 'not found' } } },
-  );
+      : { status: 404, json: { error: { message: 'not found' } } };
+  });
 });
 test.afterAll(async () => {
   await deepSeek.close();
@@ -49,15 +62,8 @@ async function createChannel(page: Page, fields: Record<string, unknown>): Promi
   expect(body.success, body.message).toBe(true);
 }
 
-const rowOf = (page: Page, name: string) =>
-  page.getByRole('row').filter({ has: page.getByText(name, { exact: true }) });
-
-test('a user finds a model and its prices on the Pricing page, at desktop and at 390 px', async ({
-  page,
-  browser,
-}) => {
-  test.setTimeout(90_000);
-  await loginViaApi(page, ROOT);
+/** A channel in group default serving gpt-4o and the per-call model, priced $0.05 a call by ModelPrice. */
+async function offerModels(page: Page): Promise<void> {
   await createChannel(page, {
     type: 1,
     name: `pricing-${Date.now().toString(36)}`,
@@ -69,6 +75,18 @@ test('a user finds a model and its prices on the Pricing page, at desktop and at
     data: { key: 'ModelPrice', value: JSON.stringify({ [PER_CALL_MODEL]: 0.05 }) },
   });
   expect(((await priced.json()) as { success: boolean }).success).toBe(true);
+}
+
+const rowOf = (page: Page, name: string) =>
+  page.getByRole('row').filter({ has: page.getByText(name, { exact: true }) });
+
+test('a user finds a model and its prices on the Pricing page, at desktop and at 390 px', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  await loginViaApi(page, ROOT);
+  await offerModels(page);
 
   const member = await createUser(page.request, 'price');
   const context = await browser.newContext();
@@ -105,6 +123,43 @@ test('a user finds a model and its prices on the Pricing page, at desktop and at
   expect(width).toBeLessThanOrEqual(390);
   await shoot(userPage, 'pricing-390');
   await context.close();
+});
+
+test('a call to a model priced per call is charged its price, and the log drawer says so', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await loginViaApi(page, ROOT);
+  await offerModels(page);
+  const suffix = Date.now().toString(36);
+  const keyName = `percall-${suffix}`;
+  const created = await page.request.post('/api/token/', {
+    data: { name: keyName, remain_quota: 0, unlimited_quota: true, expired_time: -1 },
+  });
+  expect(((await created.json()) as { success: boolean }).success).toBe(true);
+  const keys = (await (await page.request.get('/api/token/')).json()) as {
+    data: Array<{ name: string; key: string }>;
+  };
+  const key = keys.data.find((row) => row.name === keyName)?.key;
+  const answer = await page.request.post('/v1/chat/completions', {
+    headers: { Authorization: `Bearer sk-${key}` },
+    data: { model: PER_CALL_MODEL, messages: [{ role: 'user', content: 'Plan my day' }] },
+  });
+  expect(answer.status()).toBe(200);
+
+  await page.goto('/log');
+  const row = page.getByRole('row').filter({ has: page.getByText(keyName, { exact: true }) });
+  await row.first().click();
+  // $0.05 × 500,000 quota per dollar × group ratio 1 = 25,000 quota = $0.05.
+  await expect(page.getByTestId('log-charge-per-call')).toHaveText(
+    /^Priced per call: \$0\.05 × group ratio 1, whatever the tokens: \$0\.05\d* charged\.$/,
+  );
+  // The tokens are still shown, though they did not make the charge.
+  await expect(page.getByRole('dialog').getByText('3,000', { exact: true })).toBeVisible();
+  await shoot(page, 'log-drawer-per-call-1280');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByTestId('log-charge-per-call')).toBeVisible();
+  await shoot(page, 'log-drawer-per-call-390');
 });
 
 test('root sees the balance column and refreshes a channel balance from its vendor', async ({ page }) => {

@@ -116,13 +116,32 @@ function LogDetail({
       ) : (
         log.type === LogType.consume &&
         (log.call_price > 0 ? (
-          <Text size="sm" c="dimmed" data-testid="log-charge-per-call">
-            {t('logs.detail.perCall', {
-              price: formatChargeNumber(log.call_price),
-              groupRatio: formatChargeNumber(log.group_ratio),
-              amount: formatLogQuota(log.quota, quotaDisplay),
-            })}
-          </Text>
+          <>
+            <Stack gap={4}>
+              <Text fw={600}>{label('usage')}</Text>
+              <Facts
+                rows={[
+                  [
+                    label('freshPrompt'),
+                    count(Math.max(0, log.prompt_tokens - log.cache_read_tokens - log.cache_write_tokens)),
+                  ],
+                  [label('cacheRead'), count(log.cache_read_tokens)],
+                  [label('cacheWrite'), count(log.cache_write_tokens)],
+                  [label('completion'), count(log.completion_tokens)],
+                ]}
+              />
+            </Stack>
+            <Stack gap={4}>
+              <Text fw={600}>{label('charge')}</Text>
+              <Text size="sm" c="dimmed" data-testid="log-charge-per-call">
+                {t('logs.detail.perCall', {
+                  price: formatChargeNumber(log.call_price),
+                  groupRatio: formatChargeNumber(log.group_ratio),
+                  amount: formatLogQuota(log.quota, quotaDisplay),
+                })}
+              </Text>
+            </Stack>
+          </>
         ) : (
           <Text size="sm" c="dimmed">
             {label(log.inbound_protocol === 'openai-images' ? 'perImage' : 'notItemised')}
