@@ -205,13 +205,18 @@ describe('channels', () => {
     expect((await onlyNewEntry(2)).action).toBe('channel.enable');
 
     // channel health, nobody's request
-    expect(await setChannelStatus(test.context, id, ChannelStatus.autoDisabled)).toBe(true);
+    expect(await setChannelStatus(test.context, id, ChannelStatus.autoDisabled, 'the key was refused')).toBe(
+      true,
+    );
     expect(await onlyNewEntry(3)).toMatchObject({
       action: 'channel.disable',
       actor_id: 0,
       actor_name: 'system',
       ip: '',
-      changes: [{ field: 'status', before: 1, after: 3 }],
+      changes: [
+        { field: 'status', before: 1, after: 3 },
+        { field: 'reason', before: null, after: 'the key was refused' },
+      ],
     });
 
     expect((await api.removeDisabled()).data).toBe(1);

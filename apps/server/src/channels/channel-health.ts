@@ -49,7 +49,7 @@ async function switchStatus(
       .executeTakeFirst();
     // Only an enabled channel is auto-disabled, and only an auto-disabled one re-enabled: a manual choice stays.
     if (row?.status !== from) return false;
-    if (!(await setChannelStatus(context, channel.id, to))) return false;
+    if (!(await setChannelStatus(context, channel.id, to, content))) return false;
     await recordManageLog(context.db, 0, '', content);
     return true;
   } finally {

@@ -7,10 +7,15 @@ import { updateAbilityFields } from './abilities';
 /**
  * Sets a channel's status with its abilities in one transaction and tells the relay's cache. For the relay's
  * channel health: auto-disable (3) on a dead key, re-enable (1) after a passing test. The audit entry names the
- * system as the actor and commits with the change.
+ * system as the actor and commits with the change, with the reason when one is given.
  * Answers false when no channel has that id.
  */
-export async function setChannelStatus(context: AppContext, id: number, status: number): Promise<boolean> {
+export async function setChannelStatus(
+  context: AppContext,
+  id: number,
+  status: number,
+  reason = '',
+): Promise<boolean> {
   const found = await context.db.transaction().execute(async (trx) => {
     const channel = await trx.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
     if (!channel) return false;
@@ -19,7 +24,10 @@ export async function setChannelStatus(context: AppContext, id: number, status: 
     await recordAudit(trx, SYSTEM_AUDIT_ACTOR, {
       action: status === ChannelStatus.enabled ? 'channel.enable' : 'channel.disable',
       target: { type: 'channel', id, name: channel.name },
-      changes: channelChanges(channel, { ...channel, status }),
+      changes: [
+        ...channelChanges(channel, { ...channel, status }),
+        ...(reason ? [{ field: 'reason', before: null, after: reason }] : []),
+      ],
     });
     return true;
   });
