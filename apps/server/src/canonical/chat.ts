@@ -136,6 +136,22 @@ export type ResponseFormat =
       json_schema: { name: string; description?: string; schema?: JsonSchema; strict?: boolean };
     };
 
+/**
+ * The OpenAI chat options no other protocol has a field for (choices, stop words, seed, penalties, logit
+ * bias, log-probabilities), in the order OpenAI documents them. Decoders and translators that list which
+ * fields to read, drop or copy take this one list instead of spelling it out again.
+ */
+export const OPENAI_ONLY_SAMPLING_FIELDS = [
+  'n',
+  'stop',
+  'seed',
+  'presence_penalty',
+  'frequency_penalty',
+  'logit_bias',
+  'logprobs',
+  'top_logprobs',
+] as const;
+
 export interface ChatRequest {
   model: string;
   messages: ChatMessage[];

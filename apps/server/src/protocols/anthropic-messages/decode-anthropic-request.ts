@@ -1,4 +1,5 @@
 import type { ChatRequest, JsonSchema } from '../../canonical/chat';
+import { OPENAI_ONLY_SAMPLING_FIELDS } from '../../canonical/chat';
 import {
   fieldRequired,
   invalidField,
@@ -40,14 +41,7 @@ const MESSAGES_FIELDS = new Set([
 const CANONICAL_FIELDS = new Set([
   'stream_options',
   'max_completion_tokens',
-  'n',
-  'stop',
-  'seed',
-  'presence_penalty',
-  'frequency_penalty',
-  'logit_bias',
-  'logprobs',
-  'top_logprobs',
+  ...OPENAI_ONLY_SAMPLING_FIELDS,
   'user',
   'parallel_tool_calls',
   'response_format',

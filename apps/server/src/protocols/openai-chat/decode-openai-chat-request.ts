@@ -1,4 +1,5 @@
 import type { ChatRequest, ChatTool } from '../../canonical/chat';
+import { OPENAI_ONLY_SAMPLING_FIELDS } from '../../canonical/chat';
 import { relayErrors } from '../../relay/relay-error';
 import {
   checkOptionalBoolean,
@@ -191,14 +192,7 @@ const NULLABLE_FIELDS = [
   'max_completion_tokens',
   'temperature',
   'top_p',
-  'n',
-  'stop',
-  'seed',
-  'presence_penalty',
-  'frequency_penalty',
-  'logit_bias',
-  'logprobs',
-  'top_logprobs',
+  ...OPENAI_ONLY_SAMPLING_FIELDS,
   'user',
   'tools',
   'tool_choice',

@@ -1,4 +1,5 @@
 import type { ChatMessage, ChatRequest } from '../../canonical/chat';
+import { OPENAI_ONLY_SAMPLING_FIELDS } from '../../canonical/chat';
 import { requireModel } from '../../relay/relay-request';
 import { convertResponsesInput } from './convert-responses-input';
 import {
@@ -72,14 +73,7 @@ const chatOnlyFields = new Set([
   'stream_options',
   'max_tokens',
   'max_completion_tokens',
-  'n',
-  'stop',
-  'seed',
-  'presence_penalty',
-  'frequency_penalty',
-  'logit_bias',
-  'logprobs',
-  'top_logprobs',
+  ...OPENAI_ONLY_SAMPLING_FIELDS,
   'response_format',
   'reasoning_effort',
   'top_k',

@@ -8,6 +8,7 @@ import type {
   ToolMessage,
   UserContentPart,
 } from '../../canonical/chat';
+import { OPENAI_ONLY_SAMPLING_FIELDS } from '../../canonical/chat';
 import { UnsupportedOptionError } from '../../canonical/translation';
 
 /**
@@ -20,14 +21,7 @@ const OPENAI_FIELDS = [
   'max_completion_tokens',
   'temperature',
   'top_p',
-  'n',
-  'stop',
-  'seed',
-  'presence_penalty',
-  'frequency_penalty',
-  'logit_bias',
-  'logprobs',
-  'top_logprobs',
+  ...OPENAI_ONLY_SAMPLING_FIELDS,
   'user',
   'tool_choice',
   'parallel_tool_calls',
