@@ -1,5 +1,6 @@
 import { UpstreamFormatError, kindFromStatus, type UpstreamErrorKind } from '../../canonical/translation';
 import type { ReadResponse, UpstreamErrorDetails } from '../provider-types';
+import { findObjectAfterKey } from '../shared/find-object-after-key';
 import { convertOpenAIUsage } from './convert-openai-usage';
 import { extractCompletionText } from './openai-completion-text';
 
@@ -19,30 +20,10 @@ const isObject = (value: unknown): boolean =>
 /**
  * The `usage` object of an answer, parsed on its own: OpenAI puts it last, so it is searched from the end and
  * only its braces are parsed, not the whole answer (which may hold megabytes of embeddings or images).
- * A quoted "usage" inside a string is escaped (\"usage\") and never matches. Undefined when absent.
+ * Undefined when absent.
  */
 export function findUsageObject(text: string): unknown {
-  const at = text.lastIndexOf('"usage"');
-  if (at < 0) return undefined;
-  let start = at + 7;
-  while (WHITESPACE.test(text[start] ?? '')) start += 1;
-  if (text[start] !== ':') return undefined;
-  start += 1;
-  while (WHITESPACE.test(text[start] ?? '')) start += 1;
-  if (text[start] !== '{') return undefined;
-  let depth = 0;
-  for (let index = start; index < text.length; index += 1) {
-    const character = text[index];
-    if (character === '"') {
-      for (index += 1; index < text.length && text[index] !== '"'; index += 1)
-        if (text[index] === '\\') index += 1;
-    } else if (character === '{') depth += 1;
-    else if (character === '}') {
-      depth -= 1;
-      if (depth === 0) return parseJson(text.slice(start, index + 1)) ?? undefined;
-    }
-  }
-  return undefined;
+  return findObjectAfterKey(text, 'usage');
 }
 
 /** The last character that is not whitespace, cheaply: a cut answer rarely ends on its closing brace. */
