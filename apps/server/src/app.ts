@@ -7,6 +7,7 @@ import type { AppContext } from './context';
 import { registerLoginRoutes } from './auth/login-routes';
 import { registerEmailRoutes } from './auth/email-routes';
 import { registerOAuthRoutes } from './auth/oauth-routes';
+import { registerOidcRoutes } from './auth/oidc-routes';
 import { registerRateLimits } from './auth/rate-limit-hooks';
 import { registerTwoFactorRoutes } from './auth/two-factor-routes';
 import { installErrorHandler } from './http/error-handler';
@@ -110,6 +111,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerLoginRoutes(app, context);
   registerEmailRoutes(app, context);
   registerOAuthRoutes(app, context);
+  registerOidcRoutes(app, context);
   registerTwoFactorRoutes(app, context);
   registerSelfRoutes(app, context);
   registerSessionRoutes(app, context);

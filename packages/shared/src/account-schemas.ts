@@ -75,6 +75,11 @@ export function buildGitHubAuthorizeUrl(
   return `${baseUrl.replace(/\/+$/, '')}/login/oauth/authorize?${query}`;
 }
 
+/** The console page an OpenID Connect provider returns to; the server sends the same value with the code. */
+export function oidcRedirectUri(serverAddress: string): string {
+  return `${serverAddress.replace(/\/+$/, '')}/oauth/oidc`;
+}
+
 /** The callback Lark returns to; the server sends the same value when it exchanges the code. */
 export function larkRedirectUri(serverAddress: string): string {
   return `${serverAddress.replace(/\/+$/, '')}/oauth/lark`;

@@ -15,6 +15,8 @@ export interface User {
   github_id: string;
   wechat_id: string;
   lark_id: string;
+  /** the bound OpenID Connect account (issuer and subject), '' when none; absent from older servers */
+  oidc_id?: string;
   aff_code: string;
   inviter_id: number;
   created_at: number;
@@ -177,6 +179,10 @@ export interface ServerStatus {
   wechat_login: boolean;
   wechat_qrcode: string;
   lark_client_id: string;
+  /** sign-in with the configured OpenID Connect provider is on (absent from older servers) */
+  oidc?: boolean;
+  /** the label of its button, e.g. "Company SSO" */
+  oidc_provider_name?: string;
   theme: string;
   /** REDIS_CONN_STRING is set but Redis does not answer: key and user limits are counted per node */
   limits_degraded: boolean;

@@ -22,20 +22,28 @@ export interface ExternalIdentity {
   /** a username to start from; ending in "_" means "always add a number" */
   usernameBase: string;
   displayName: string;
+  /** an e-mail address the provider vouches for, given to a new account when no other user has it */
+  email?: string;
 }
 
-export type ExternalAccountColumn = 'github_id' | 'lark_id' | 'wechat_id';
+export type ExternalAccountColumn = 'github_id' | 'lark_id' | 'wechat_id' | 'oidc_id';
 
 const PROVIDER_NAMES: Record<ExternalAccountColumn, string> = {
   github_id: 'GitHub',
   lark_id: 'Lark',
   wechat_id: 'WeChat',
+  oidc_id: 'OIDC',
 };
 
 const USERNAME_ATTEMPTS = 8;
 
 function findUserByExternalId(context: AppContext, column: ExternalAccountColumn, id: string) {
   return context.db.selectFrom('users').selectAll().where(column, '=', id).orderBy('id').executeTakeFirst();
+}
+
+async function emailTaken(context: AppContext, email: string): Promise<boolean> {
+  const row = await context.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Usernames to try, each at most 12 characters: the base itself, then the base with random digits. */
@@ -57,6 +65,7 @@ async function createExternalUser(
   column: ExternalAccountColumn,
   identity: ExternalIdentity,
 ): Promise<UserRow> {
+  const email = identity.email && !(await emailTaken(context, identity.email)) ? identity.email : '';
   for (const username of usernameCandidates(identity.usernameBase)) {
     if (await findUserByUsername(context.db, username)) continue;
     try {
@@ -66,6 +75,7 @@ async function createExternalUser(
         password: randomText(20),
         aff_code: '',
         display_name: identity.displayName.slice(0, DISPLAY_NAME_MAX_LENGTH),
+        ...(email ? { email } : {}),
       });
       await context.db
         .updateTable('users')

@@ -3,6 +3,8 @@ import type { Redis } from 'ioredis';
 /** Who asked for the state: 0 for a visitor signing in, else the user who will bind an account. */
 export interface OAuthStateEntry {
   userId: number;
+  /** for an OpenID Connect sign-in: the PKCE verifier and the nonce the ID token must carry */
+  oidc?: { verifier: string; nonce: string };
 }
 
 /** One-time OAuth states held on the server for a short time. */
@@ -25,7 +27,7 @@ export class MemoryOAuthStateStore implements OAuthStateStore {
     const entry = this.entries.get(state);
     this.entries.delete(state);
     if (!entry || entry.expiresAt <= Date.now()) return null;
-    return { userId: entry.userId };
+    return entry.oidc ? { userId: entry.userId, oidc: entry.oidc } : { userId: entry.userId };
   }
 }
 
@@ -50,6 +52,10 @@ export class RedisOAuthStateStore implements OAuthStateStore {
     const value = await this.redis.eval(TAKE_SCRIPT, 1, this.prefix + state);
     if (typeof value !== 'string') return null;
     const parsed = JSON.parse(value) as Partial<OAuthStateEntry>;
-    return typeof parsed.userId === 'number' ? { userId: parsed.userId } : null;
+    if (typeof parsed.userId !== 'number') return null;
+    const { oidc } = parsed;
+    return typeof oidc?.verifier === 'string' && typeof oidc.nonce === 'string'
+      ? { userId: parsed.userId, oidc: { verifier: oidc.verifier, nonce: oidc.nonce } }
+      : { userId: parsed.userId };
   }
 }

@@ -6,6 +6,8 @@ import { randomText } from './password';
 
 // The stores live apart so that auth-services (built by context.ts) does not import these request helpers,
 // which need the context: that was an import circle.
+import type { OAuthStateEntry } from './oauth-state-store';
+
 export {
   MemoryOAuthStateStore,
   RedisOAuthStateStore,
@@ -26,10 +28,12 @@ export async function issueOAuthState(
   context: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
+  oidc?: OAuthStateEntry['oidc'],
 ): Promise<string> {
   const user = await loadUser(context, request);
   const state = randomText(STATE_LENGTH);
-  await context.auth.oauthStates.save(state, { userId: user?.id ?? 0 }, OAUTH_STATE_TTL_MS);
+  const entry: OAuthStateEntry = oidc ? { userId: user?.id ?? 0, oidc } : { userId: user?.id ?? 0 };
+  await context.auth.oauthStates.save(state, entry, OAUTH_STATE_TTL_MS);
   reply.setCookie(OAUTH_STATE_COOKIE, state, {
     path: '/api/oauth',
     httpOnly: true,
@@ -47,7 +51,7 @@ export async function consumeOAuthState(
   request: FastifyRequest,
   reply: FastifyReply,
   state: string,
-): Promise<void> {
+): Promise<OAuthStateEntry> {
   const refused = 'The state is missing, wrong or expired; please start the sign-in again';
   if (state === '') fail(refused);
   const raw = request.cookies[OAUTH_STATE_COOKIE];
@@ -57,4 +61,5 @@ export async function consumeOAuthState(
   if (!entry || !cookie?.valid || cookie.value !== state) fail(refused);
   const user = await loadUser(context, request);
   if (entry.userId !== (user?.id ?? 0)) fail(refused);
+  return entry;
 }

@@ -15,6 +15,8 @@ export interface UsersTable {
   github_id: Generated<string>;
   wechat_id: Generated<string>;
   lark_id: Generated<string>;
+  /** the OpenID Connect account: issuer, a space, then sub ('' when none) */
+  oidc_id: Generated<string>;
   access_token: Generated<string | null>;
   quota: Generated<number>;
   used_quota: Generated<number>;

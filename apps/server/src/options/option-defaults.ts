@@ -24,6 +24,19 @@ export const optionDefinitions = {
   GitHubClientSecret: secret(),
   LarkClientId: text(),
   LarkClientSecret: secret(),
+  /** sign-in with any OpenID Connect provider (auth/oidc-sign-in.ts) */
+  OidcEnabled: bool(false),
+  /** the provider's discovery document, https://issuer/.well-known/openid-configuration */
+  OidcDiscoveryURL: text(),
+  OidcClientId: text(),
+  OidcClientSecret: secret(),
+  OidcScopes: text('openid profile email'),
+  /** ID-token claims a new user's username, display name and e-mail are taken from */
+  OidcUsernameClaim: text('preferred_username'),
+  OidcDisplayNameClaim: text('name'),
+  OidcEmailClaim: text('email'),
+  /** the sign-in button's label: "Sign in with <name>" */
+  OidcProviderName: text('OIDC'),
   WeChatAuthEnabled: bool(false),
   WeChatServerAddress: text(),
   WeChatServerToken: secret(),

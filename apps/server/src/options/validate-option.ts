@@ -32,11 +32,37 @@ const addressKeys = new Set<OptionKey>([
   'ChatLink',
 ]);
 
+/** Where an ID token's fields for a new user come from; each names one claim. */
+const oidcClaimKeys = new Set<OptionKey>(['OidcUsernameClaim', 'OidcDisplayNameClaim', 'OidcEmailClaim']);
+
+/** The provider's discovery document (or its issuer, which the document is found under): http(s) only. */
+function validateDiscoveryUrl(value: string): string {
+  const address = value.trim();
+  if (address === '') return address;
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return fail('OidcDiscoveryURL must be an http:// or https:// address');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    fail('OidcDiscoveryURL must be an http:// or https:// address');
+  }
+  if (url.username || url.password || url.hash) {
+    fail('OidcDiscoveryURL must not contain credentials or a #fragment');
+  }
+  return url.href;
+}
+
 /** A switch that only makes sense once the options it relies on are filled in. */
 const switchRequirements: Partial<Record<OptionKey, { needs: OptionKey[]; message: string }>> = {
   GitHubOAuthEnabled: {
     needs: ['GitHubClientId', 'GitHubClientSecret'],
     message: 'Fill in the GitHub client ID and client secret before enabling GitHub OAuth',
+  },
+  OidcEnabled: {
+    needs: ['OidcDiscoveryURL', 'OidcClientId', 'OidcClientSecret'],
+    message: 'Fill in the OIDC discovery URL, client ID and client secret before enabling OIDC sign-in',
   },
   EmailVerificationEnabled: {
     needs: ['SMTPServer', 'SMTPAccount'],
@@ -103,7 +129,23 @@ function validateText(key: OptionKey, value: string): string {
     if (invalid !== undefined) fail(`"${invalid}" is not a valid e-mail domain`);
     return domains;
   }
-  if (key === 'SystemName' || key === 'Theme') return value.trim();
+  if (key === 'OidcDiscoveryURL') return validateDiscoveryUrl(value);
+  if (key === 'OidcScopes') {
+    const scopes = value.trim().split(/\s+/).filter(Boolean);
+    if (!scopes.includes('openid')) fail('OidcScopes must include openid');
+    return scopes.join(' ');
+  }
+  if (oidcClaimKeys.has(key)) {
+    const claim = value.trim();
+    if (!/^[\w.:/-]{1,100}$/.test(claim)) fail(`${key} must name a claim (letters, digits, _ . : / -)`);
+    return claim;
+  }
+  if (key === 'SystemName' || key === 'Theme' || key === 'OidcClientId') return value.trim();
+  if (key === 'OidcProviderName') {
+    const name = value.trim();
+    if (name.length > 40) fail('OidcProviderName must be at most 40 characters');
+    return name;
+  }
   return value;
 }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServerStatus } from '@gatehouse/shared';
 import type { AppContext } from '../context';
 import { ok } from '../http/envelope';
+import { isOidcEnabled } from '../auth/oidc-sign-in';
 import { VERSION } from './version';
 
 const startTime = Math.floor(Date.now() / 1000);
@@ -32,6 +33,8 @@ export function buildServerStatus(context: AppContext): ServerStatus {
     wechat_login: options.getBoolean('WeChatAuthEnabled'),
     wechat_qrcode: options.get('WeChatAccountQRCodeImageURL'),
     lark_client_id: options.get('LarkClientId'),
+    oidc: isOidcEnabled(context),
+    oidc_provider_name: options.get('OidcProviderName') || 'OIDC',
     theme: options.get('Theme'),
     limits_degraded: context.auth.limitCounters.isDegraded ?? false,
   };

@@ -20,6 +20,7 @@ export function toPublicUser(row: UserRow): User {
     github_id: row.github_id,
     wechat_id: row.wechat_id,
     lark_id: row.lark_id,
+    oidc_id: row.oidc_id,
     aff_code: row.aff_code,
     inviter_id: row.inviter_id,
     created_at: Number(row.created_at),

@@ -11,6 +11,7 @@ import * as auditLog from './0009-audit-log';
 import * as usageRollups from './0010-usage-rollups';
 import * as changeVersions from './0011-change-versions';
 import * as logCallPrice from './0012-log-call-price';
+import * as oidcId from './0015-oidc-id';
 
 /**
  * Every migration, in order. Names are the version; never rename or edit one that has shipped —
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0010-usage-rollups': usageRollups,
   '0011-change-versions': changeVersions,
   '0012-log-call-price': logCallPrice,
+  '0015-oidc-id': oidcId,
 };
