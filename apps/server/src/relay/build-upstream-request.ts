@@ -1,8 +1,13 @@
 import { UnsupportedOptionError } from '../canonical/translation';
-import type { ChannelCredentials, ProviderAdapter, UpstreamRequest } from '../providers/provider-types';
+import type {
+  ChannelCredentials,
+  JsonRequestInput,
+  ProviderAdapter,
+  UpstreamRequest,
+} from '../providers/provider-types';
 import { prepareChannelCredentials } from './channel-credentials';
 import { RelayError } from './relay-error';
-import type { RelayJob } from './relay-job';
+import { upstreamModelOf, type RelayJob } from './relay-job';
 import type { AttemptOutcome } from './upstream-failure';
 
 /**
@@ -48,4 +53,20 @@ export async function buildChannelRequest(
   const prepared = await prepareChannelCredentials(job.runtime, job.channel, adapter);
   if (!prepared.ok) return prepared;
   return { ok: true, value: buildUpstreamRequest(() => build(prepared.value)) };
+}
+
+/**
+ * The same for a JSON call forwarded as the client sent it (images, speech): the client's body and bytes,
+ * with the model name the channel maps the requested one to.
+ */
+export function buildJsonChannelRequest(
+  job: RelayJob,
+  adapter: ProviderAdapter,
+  build: (input: JsonRequestInput) => UpstreamRequest,
+  client: { body: Record<string, unknown>; rawBody: Buffer },
+): Promise<AttemptOutcome<UpstreamRequest>> {
+  const upstreamModel = upstreamModelOf(job);
+  return buildChannelRequest(job, adapter, (channel) =>
+    build({ channel, ...client, upstreamModel, isModelMapped: upstreamModel !== job.model }),
+  );
 }

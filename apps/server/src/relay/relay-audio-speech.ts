@@ -1,10 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { computeTokenCost } from '../billing/quota-cost';
 import { checkOptionalString } from '../protocols/openai-chat/openai-request-fields';
-import { buildChannelRequest } from './build-upstream-request';
+import { buildJsonChannelRequest } from './build-upstream-request';
 import { callChannel } from './relay-attempts';
 import { relayErrors } from './relay-error';
-import { upstreamModelOf } from './relay-job';
 import { readOptionalString, requireModel, type RelayJsonBody } from './relay-request';
 import type { RelayRuntime } from './relay-runtime';
 import { runRelay } from './relay-story';
@@ -39,16 +38,10 @@ export async function relayAudioSpeech(
     async attempt(job, adapter) {
       // runAttempts only calls with an adapter that has the capability.
       const capability = adapter.audioSpeech!;
-      const upstreamModel = upstreamModelOf(job);
-      const built = await buildChannelRequest(job, adapter, (channel) =>
-        capability.buildRequest({
-          channel,
-          body,
-          rawBody: raw,
-          upstreamModel,
-          isModelMapped: upstreamModel !== model,
-        }),
-      );
+      const built = await buildJsonChannelRequest(job, adapter, (input) => capability.buildRequest(input), {
+        body,
+        rawBody: raw,
+      });
       if (!built.ok) return built;
       const called = await callChannel(job, adapter, built.value);
       if (!called.ok) return called;

@@ -7,11 +7,11 @@ import {
 import { computeImageCost, computeReservation, computeTokenCost } from '../billing/quota-cost';
 import { createTokenEstimator } from '../billing/token-counter';
 import { checkOptionalString } from '../protocols/openai-chat/openai-request-fields';
-import { buildChannelRequest } from './build-upstream-request';
+import { buildJsonChannelRequest } from './build-upstream-request';
 import { callChannel } from './relay-attempts';
 import { deliverJson } from './relay-delivery';
 import { relayErrors } from './relay-error';
-import { createSettlementCounter, upstreamModelOf, type BilledUsage } from './relay-job';
+import { createSettlementCounter, type BilledUsage } from './relay-job';
 import { readOptionalString, readPositiveInteger, type RelayJsonBody } from './relay-request';
 import type { RelayRuntime } from './relay-runtime';
 import { runRelay } from './relay-story';
@@ -71,16 +71,10 @@ export async function relayImages(
     async attempt(job, adapter) {
       // runAttempts only calls with an adapter that has the capability.
       const capability = adapter.images!;
-      const upstreamModel = upstreamModelOf(job);
-      const built = await buildChannelRequest(job, adapter, (channel) =>
-        capability.buildRequest({
-          channel,
-          body,
-          rawBody: raw,
-          upstreamModel,
-          isModelMapped: upstreamModel !== model,
-        }),
-      );
+      const built = await buildJsonChannelRequest(job, adapter, (input) => capability.buildRequest(input), {
+        body,
+        rawBody: raw,
+      });
       if (!built.ok) return built;
       const called = await callChannel(job, adapter, built.value);
       return called.ok ? deliverJson(job, reply, called.value, capability) : called;
