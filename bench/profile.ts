@@ -61,7 +61,7 @@ export async function runProfile(options: { seconds: number; warmupSeconds: numb
     }
     const report = sections.join('\n\n');
     console.log(`\n${report}\n`);
-    if (options.writeReadme) writeReadmeSection('profile', report);
+    if (options.writeReadme) await writeReadmeSection('profile', report);
   } finally {
     await mock.child.stop();
   }

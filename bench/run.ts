@@ -130,9 +130,9 @@ async function measureAll(): Promise<void> {
       `#### Protocols (Gatehouse only)\n\n${formatProtocolReport(protocols, protocolPlan)}`;
     console.log(`\n${report}\n`);
     if (args['write-readme']) {
-      writeReadmeSection('results', report);
+      await writeReadmeSection('results', report);
       const summary = `${machineNote(before, after)}\n\n${formatSideBySide(results, idleRss)}`;
-      writeReadmeSection('summary', summary, 'root');
+      await writeReadmeSection('summary', summary, 'root');
     }
   } finally {
     await processes.stop();
