@@ -24,7 +24,7 @@ const quotaKeys = [
   'QuotaRemindThreshold',
 ] as const;
 const ratioKeys = Object.keys(ratioOptionNames) as RatioOptionKey[];
-const generalKeys = ['TopUpLink', 'ChatLink', 'QuotaPerUnit', 'RetryTimes'] as const;
+const generalKeys = ['TopUpLink', 'ChatLink', 'QuotaPerUnit', 'RetryTimes', 'LogRetentionDays'] as const;
 const resilienceKeys = [
   'CircuitBreakerThreshold',
   'CircuitBreakerCooldown',
@@ -130,6 +130,12 @@ function GeneralSection({ options }: { options: OptionValues }) {
           form={form}
           optionKey="RetryTimes"
           label={t('settings.operation.general.RetryTimes')}
+        />
+        <OptionNumberInput
+          form={form}
+          optionKey="LogRetentionDays"
+          label={t('settings.operation.general.LogRetentionDays')}
+          description={t('settings.operation.general.LogRetentionDaysHint')}
         />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
