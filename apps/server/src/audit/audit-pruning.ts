@@ -3,6 +3,8 @@ import { nowSeconds } from '@gatehouse/shared';
 import type { AppContext } from '../context';
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** The first run waits a little, so a start is not slowed by a backlog. */
+const FIRST_RUN_AFTER_MS = 30 * 1000;
 const BATCH_SIZE = 500;
 /** per run: a backlog (retention shortened) is worked off over several runs without one long lock */
 const MAX_BATCHES = 20;
@@ -39,16 +41,27 @@ export async function pruneAuditLog(context: Pick<AppContext, 'db' | 'options'>)
   return deleted;
 }
 
-/** Prunes in the background on the master node only (one instance is enough). */
+/** Prunes in the background on the master node only (one instance is enough): soon after the start, then hourly. */
 export function startAuditPruning(context: AppContext, log: FastifyBaseLogger): void {
   if (!context.config.isMasterNode) return;
-  const prune = () =>
-    pruneAuditLog(context)
+  let running: Promise<void> | null = null;
+  const prune = () => {
+    // A slow run is never overlapped by the next one.
+    running ??= pruneAuditLog(context)
       .then((deleted) => {
         if (deleted > 0) log.info({ deleted }, 'pruned old audit entries');
       })
-      .catch((error: unknown) => log.error({ err: error }, 'pruning the audit log failed'));
+      .catch((error: unknown) => log.error({ err: error }, 'pruning the audit log failed'))
+      .finally(() => (running = null));
+  };
+  const first = setTimeout(prune, FIRST_RUN_AFTER_MS);
   const timer = setInterval(prune, PRUNE_EVERY_MS);
+  first.unref();
   timer.unref();
-  context.closers.push(() => clearInterval(timer));
+  // The database closes after the closers ran: a run under way finishes first.
+  context.closers.push(async () => {
+    clearTimeout(first);
+    clearInterval(timer);
+    await running;
+  });
 }
