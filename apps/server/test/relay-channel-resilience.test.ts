@@ -268,7 +268,7 @@ describe('first-token timeout for streams', () => {
 
 describe('refused channel credentials', () => {
   it('marks the channel auth-failed with the upstream reason in the channel list, and a success clears it', async () => {
-    await setOptions({ RetryTimes: '1', CircuitBreakerThreshold: '5', CircuitBreakerCooldown: '0.2' });
+    await setOptions({ RetryTimes: '1', CircuitBreakerThreshold: '1', CircuitBreakerCooldown: '0.2' });
     const { model, served } = await serveModel([
       {
         name: 'revoked',
@@ -296,7 +296,7 @@ describe('refused channel credentials', () => {
     expect(revoked.health).toMatchObject({ state: 'auth_failed' });
     expect(revoked.health?.reason).toContain('Incorrect API key provided');
     expect(revoked.auth_failed_time).toBeGreaterThan(0);
-    // Refused credentials open the circuit at once: the next request does not try the channel.
+    // Refused credentials count as failures of the channel: past the threshold the next request skips it.
     await client.chat.completions.create(ask(model));
     expect(received(served)).toEqual([1, 2]);
 

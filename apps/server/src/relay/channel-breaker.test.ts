@@ -86,10 +86,13 @@ describe('the circuit breaker', () => {
     expect(breaker.blockedUntil(1, 'm')).toBe(clock.now + 25_000);
   });
 
-  it('opens at the first refused credential and remembers the reason until a success', () => {
+  it('counts refused credentials as failures and remembers the reason until a success', () => {
     const { breaker } = breakerAt();
     breaker.recordOutcome(1, 'm', 'authFailed', { reason: 'invalid key' });
     expect(breaker.summarize(1)).toMatchObject({ state: 'auth_failed', reason: 'invalid key' });
+    expect(breaker.claim(1, 'm')).toBe(true);
+    breaker.recordOutcome(1, 'm', 'authFailed', { reason: 'invalid key' });
+    breaker.recordOutcome(1, 'm', 'authFailed', { reason: 'invalid key' });
     expect(breaker.claim(1, 'm')).toBe(false);
     expect(breaker.recordOutcome(1, 'other', 'answered', { latencyMs: 5 })).toBe(true);
     expect(breaker.authFailureOf(1)).toBeNull();

@@ -204,10 +204,9 @@ export class ChannelBreaker {
     circuit.consecutiveFailures += 1;
     const threshold = settings.failureThreshold;
     const isProbeFailure = circuit.openUntil > 0;
-    // Refused credentials will not heal by themselves: the circuit opens at the first refusal.
-    const shouldOpen =
-      threshold > 0 &&
-      (isProbeFailure || verdict === 'authFailed' || circuit.consecutiveFailures >= threshold);
+    // Refused credentials count like any failure, not more: a derived access token refused once is fetched
+    // anew by the next request, and a single channel would otherwise answer 503 for a whole cool-down.
+    const shouldOpen = threshold > 0 && (isProbeFailure || circuit.consecutiveFailures >= threshold);
     if (shouldOpen) {
       circuit.trips += 1;
       const coolDown = Math.min(
