@@ -179,7 +179,7 @@ describe('model ratios', () => {
   });
 
   it('knows DeepSeek cache hits as their list price over the input price', () => {
-    expect(findModelRatios(test.context.options, 'deepseek-chat')?.cacheReadRatio).toBeCloseTo(0.07 / 0.27);
+    expect(findModelRatios(test.context.options, 'deepseek-chat')?.cacheReadRatio).toBeCloseTo(0.028 / 0.28);
   });
 
   it('lets CacheReadRatio and CacheWriteRatio override the built-in cache prices and price other models', async () => {
