@@ -63,6 +63,18 @@ describe('the circuit breaker', () => {
     expect(breaker.blockedUntil(1, 'm')).toBe(clock.now + 25_000);
   });
 
+  it('failures of attempts sent before the circuit opened neither lengthen the cool-down nor count as probes', () => {
+    const { breaker, clock } = breakerAt();
+    // Six requests in flight at once against a failing channel: the third failure opens the circuit.
+    for (let index = 0; index < 6; index += 1) expect(breaker.claim(1, 'm')).toBe(true);
+    for (let index = 0; index < 6; index += 1) breaker.recordOutcome(1, 'm', 'failed', { reason: 'HTTP 500' });
+    expect(breaker.blockedUntil(1, 'm')).toBe(clock.now + 10_000);
+    clock.now += 10_000;
+    expect(breaker.claim(1, 'm')).toBe(true);
+    breaker.recordOutcome(1, 'm', 'answered', { latencyMs: 5 });
+    expect(breaker.summarize(1).state).toBe('closed');
+  });
+
   it('a probe that ended without an outcome frees the probe for the next request', () => {
     const { breaker, clock } = breakerAt();
     fail(breaker, 3);

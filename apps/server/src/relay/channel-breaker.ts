@@ -175,7 +175,10 @@ export class ChannelBreaker {
     const now = this.now();
     const record = this.recordOf(channelId);
     const circuit = this.circuitOf(record, model);
-    circuit.isProbing = false;
+    // Still cooling down: this attempt was sent before the circuit opened (no probe is let out before the
+    // cool-down ends), so its outcome neither frees a probe nor reopens the circuit for longer.
+    const isCoolingDown = circuit.openUntil > now;
+    if (!isCoolingDown) circuit.isProbing = false;
     const isFailure = verdict !== 'answered';
     this.count(record, now, isFailure, isFailure ? null : (details.latencyMs ?? null));
     const reason = details.reason ?? '';
@@ -201,6 +204,7 @@ export class ChannelBreaker {
       return false;
     }
     if (verdict === 'authFailed') record.authFailure = { reason, at: now };
+    if (isCoolingDown) return false;
     circuit.consecutiveFailures += 1;
     const threshold = settings.failureThreshold;
     const isProbeFailure = circuit.openUntil > 0;
