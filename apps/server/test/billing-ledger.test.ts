@@ -14,7 +14,7 @@ beforeAll(async () => {
   await kit.test.context.options.set('ModelRatio', JSON.stringify({ 'ledger-model': 1 }));
   await kit.test.context.options.set('PreConsumedQuota', '500');
   // These tests drive the one channel into failures on purpose; the breaker would then refuse the next test's
-  // requests for its cool-down (the breaker has tests of its own in relay-resilience).
+  // requests for its cool-down (the breaker has tests of its own in relay-channel-resilience).
   await kit.test.context.options.set('CircuitBreakerThreshold', '0');
   await kit.createChannel({ upstream, models: 'ledger-model' });
 });
