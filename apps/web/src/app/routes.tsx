@@ -28,6 +28,7 @@ export const appRoutes: AppRoute[] = [
   { path: '/user/reset', page: lazy(() => import('../features/accounts/reset-confirm-page')) },
   { path: '/oauth/github', page: lazy(() => import('../features/accounts/github-callback-page')) },
   { path: '/oauth/lark', page: lazy(() => import('../features/accounts/lark-callback-page')) },
+  { path: '/oauth/oidc', page: lazy(() => import('../features/accounts/oidc-callback-page')) },
   { path: '/channel', page: lazy(() => import('../features/channels/channels-page')), requiresLogin: true },
   {
     path: '/channel/add',

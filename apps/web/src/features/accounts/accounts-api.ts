@@ -1,10 +1,16 @@
 import type { TwoFactorChallenge, User } from '@gatehouse/shared';
 import { api, ApiError, showApiError } from '../../api/client';
 
-export type OAuthCallbackProvider = 'github' | 'lark';
+export type OAuthCallbackProvider = 'github' | 'lark' | 'oidc';
 
 /** A one-time state for the provider's page; the server also sets it in a cookie of this browser. */
 export const getOAuthState = () => api.get<string>('/api/oauth/state');
+
+/**
+ * OIDC sign-in or binding: the server keeps the state, PKCE verifier and nonce, and answers the provider's
+ * authorisation URL to send this window to.
+ */
+export const getOidcAuthorizeUrl = () => api.get<string>('/api/oauth/oidc/start');
 
 export type OAuthCallbackResult = { isBinding: true } | { isBinding: false; user: User | TwoFactorChallenge };
 

@@ -2,7 +2,7 @@ import { Center, Loader, Stack, Text } from '@mantine/core';
 import type { OAuthCallbackProvider } from './accounts-api';
 import { useOAuthCallback } from './use-oauth-callback';
 
-/** /oauth/github and /oauth/lark: where the provider sends the browser back with code and state. */
+/** /oauth/github, /oauth/lark and /oauth/oidc: where the provider sends the browser back with code and state. */
 export function OAuthCallbackPage({ provider }: { provider: OAuthCallbackProvider }) {
   const prompt = useOAuthCallback(provider);
   return (

@@ -1,5 +1,5 @@
 import { buildGitHubAuthorizeUrl, buildLarkAuthorizeUrl, type ServerStatus } from '@gatehouse/shared';
-import { getOAuthState } from './accounts-api';
+import { getOAuthState, getOidcAuthorizeUrl } from './accounts-api';
 import { leaveFor } from './leave-for';
 
 /** GitHub sign-in or binding: this window goes to GitHub's authorise page and comes back to /oauth/github. */
@@ -34,4 +34,9 @@ export async function startLarkOAuth(status: ServerStatus): Promise<void> {
     popup?.close();
     throw error;
   }
+}
+
+/** OIDC sign-in or binding: this window goes to the provider's login page and comes back to /oauth/oidc. */
+export async function startOidcOAuth(): Promise<void> {
+  leaveFor(await getOidcAuthorizeUrl());
 }

@@ -7,7 +7,7 @@ import { forgetUserQueries, setStoredUser } from '../../api/session';
 import { showSuccess } from '../../api/toast';
 import type { OAuthHandlers, OAuthProvider } from '../auth/oauth-buttons';
 import { loginWithWeChat } from './accounts-api';
-import { startGitHubOAuth, startLarkOAuth } from './oauth-start';
+import { startGitHubOAuth, startLarkOAuth, startOidcOAuth } from './oauth-start';
 import { WeChatCodeModal } from './wechat-code-modal';
 import {
   TWO_FACTOR_LOGIN_PATH,
@@ -36,7 +36,7 @@ export function useCompleteLogin(): (user: SignInResult, destination: string) =>
   };
 }
 
-/** The login page's third-party buttons: GitHub in this window, Lark in a new one, WeChat in a dialog. */
+/** The login page's third-party buttons: GitHub and OIDC in this window, Lark in a new one, WeChat in a dialog. */
 export function useOAuthLogin(status: ServerStatus | null): {
   handlers: OAuthHandlers;
   pending: OAuthProvider | null;
@@ -46,8 +46,12 @@ export function useOAuthLogin(status: ServerStatus | null): {
   const completeLogin = useCompleteLogin();
   const [isWeChatOpen, setIsWeChatOpen] = useState(false);
   const redirect = useMutation({
-    mutationFn: ({ provider, status }: { provider: 'github' | 'lark'; status: ServerStatus }) =>
-      provider === 'github' ? startGitHubOAuth(status) : startLarkOAuth(status),
+    mutationFn: ({ provider, status }: { provider: 'github' | 'lark' | 'oidc'; status: ServerStatus }) =>
+      provider === 'github'
+        ? startGitHubOAuth(status)
+        : provider === 'oidc'
+          ? startOidcOAuth()
+          : startLarkOAuth(status),
   });
   const wechat = useMutation({
     mutationFn: loginWithWeChat,
@@ -59,12 +63,13 @@ export function useOAuthLogin(status: ServerStatus | null): {
     ? {
         github: () => redirect.mutate({ provider: 'github', status }),
         lark: () => redirect.mutate({ provider: 'lark', status }),
+        oidc: () => redirect.mutate({ provider: 'oidc', status }),
         wechat: () => setIsWeChatOpen(true),
       }
     : {};
   const provider = redirect.variables?.provider ?? null;
-  // GitHub's button stays busy until the browser has left for GitHub.
-  const isLeaving = redirect.isPending || (redirect.isSuccess && provider === 'github');
+  // GitHub's and OIDC's buttons stay busy until the browser has left for the provider.
+  const isLeaving = redirect.isPending || (redirect.isSuccess && provider !== 'lark');
   return {
     handlers,
     pending: isLeaving ? provider : null,

@@ -1,14 +1,16 @@
 import { Button, Divider, Stack } from '@mantine/core';
-import { IconBrandGithub, IconBrandWechat, IconFeather, type Icon } from '@tabler/icons-react';
+import { IconBrandGithub, IconBrandWechat, IconFeather, IconKey, type Icon } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { ServerStatus } from '@gatehouse/shared';
 
-export type OAuthProvider = 'github' | 'wechat' | 'lark';
+export type OAuthProvider = 'github' | 'wechat' | 'lark' | 'oidc';
 export type OAuthHandlers = Partial<Record<OAuthProvider, () => void>>;
 
 const providers: {
   id: OAuthProvider;
   label: string;
+  /** the label's values, e.g. the OIDC provider's name */
+  labelValues?: (status: ServerStatus) => Record<string, string>;
   icon: Icon;
   isEnabled: (status: ServerStatus) => boolean;
 }[] = [
@@ -30,6 +32,13 @@ const providers: {
     icon: IconFeather,
     isEnabled: (status) => Boolean(status.lark_client_id),
   },
+  {
+    id: 'oidc',
+    label: 'auth.login.oidcButton',
+    labelValues: (status) => ({ name: status.oidc_provider_name || 'OIDC' }),
+    icon: IconKey,
+    isEnabled: (status) => Boolean(status.oidc),
+  },
 ];
 
 interface OAuthButtonsProps {
@@ -50,7 +59,7 @@ export function OAuthButtons({ status, handlers, pending = null }: OAuthButtonsP
       <Divider label={t('auth.login.orContinueWith')} labelPosition="center" my="md" />
       {/* One full-width button per row: three side by side truncate their labels on a phone. */}
       <Stack gap="xs">
-        {enabled.map(({ id, label, icon: Icon }) => (
+        {enabled.map(({ id, label, labelValues, icon: Icon }) => (
           <Button
             key={id}
             variant="default"
@@ -60,7 +69,7 @@ export function OAuthButtons({ status, handlers, pending = null }: OAuthButtonsP
             disabled={!handlers[id]}
             loading={pending === id}
           >
-            {t(label)}
+            {t(label, status && labelValues ? labelValues(status) : {})}
           </Button>
         ))}
       </Stack>

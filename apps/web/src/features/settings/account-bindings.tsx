@@ -7,7 +7,7 @@ import { useStatus } from '../../api/status';
 import { showSuccess } from '../../api/toast';
 import { bindWeChat } from '../accounts/accounts-api';
 import { EmailBindModal } from '../accounts/email-bind-modal';
-import { startGitHubOAuth, startLarkOAuth } from '../accounts/oauth-start';
+import { startGitHubOAuth, startLarkOAuth, startOidcOAuth } from '../accounts/oauth-start';
 import { WeChatCodeModal } from '../accounts/wechat-code-modal';
 import { selfQueryOptions, userKeys } from '../users/users-queries';
 
@@ -65,6 +65,18 @@ export function AccountBindings() {
       action: t('accounts.bindings.lark'),
       onBind: status?.lark_client_id ? () => redirect.mutate({ start: startLarkOAuth, status }) : undefined,
     },
+    // Shown while OIDC is on, or while the user still has an account bound from when it was.
+    ...(status?.oidc || user?.oidc_id
+      ? [
+          {
+            key: 'oidc',
+            label: t('settings.personal.bindings.oidc', { name: status?.oidc_provider_name || 'OIDC' }),
+            value: user?.oidc_id,
+            action: t('accounts.bindings.oidc', { name: status?.oidc_provider_name || 'OIDC' }),
+            onBind: status?.oidc ? () => redirect.mutate({ start: startOidcOAuth, status }) : undefined,
+          },
+        ]
+      : []),
   ];
 
   return (

@@ -15,6 +15,7 @@ const loginSwitches = [
   'EmailVerificationEnabled',
   'GitHubOAuthEnabled',
   'WeChatAuthEnabled',
+  'OidcEnabled',
   'TurnstileCheckEnabled',
   'RegisterEnabled',
   'TwoFactorRequiredForAdmins',
@@ -138,6 +139,24 @@ function SystemOptions({ options }: { options: OptionValues }) {
         title={t('settings.system.lark')}
         description={t('settings.system.callbackHint', { url: `${serverAddress}/oauth/lark` })}
         fields={[{ key: 'LarkClientId' }, { key: 'LarkClientSecret', secret: true }]}
+      />
+      <FieldsSection
+        options={options}
+        title={t('settings.system.oidc')}
+        description={t('settings.system.oidcHint', { url: `${serverAddress}/oauth/oidc` })}
+        fields={[
+          { key: 'OidcProviderName', placeholder: 'Company SSO' },
+          {
+            key: 'OidcDiscoveryURL',
+            placeholder: 'https://idp.example.com/.well-known/openid-configuration',
+          },
+          { key: 'OidcClientId' },
+          { key: 'OidcClientSecret', secret: true },
+          { key: 'OidcScopes', placeholder: 'openid profile email' },
+          { key: 'OidcUsernameClaim', placeholder: 'preferred_username' },
+          { key: 'OidcDisplayNameClaim', placeholder: 'name' },
+          { key: 'OidcEmailClaim', placeholder: 'email' },
+        ]}
       />
       <FieldsSection
         options={options}

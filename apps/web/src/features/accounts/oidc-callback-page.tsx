@@ -1,0 +1,5 @@
+import { OAuthCallbackPage } from './oauth-callback-page';
+
+export default function OidcCallbackPage() {
+  return <OAuthCallbackPage provider="oidc" />;
+}
