@@ -148,6 +148,16 @@ export interface Log {
   group_ratio: number;
   /** US dollars per call when the model was priced per call (then the ratios did not apply); 0 otherwise */
   call_price: number;
+  /** milliseconds from the request's arrival to the first byte of its answer; 0 when not measured */
+  first_token_ms: number;
+  /** the attempts that failed before `channel` answered, in order; empty when the first channel answered */
+  retries: LogRetry[];
+}
+
+/** One failed attempt of a request: the channel tried and why it failed. */
+export interface LogRetry {
+  channel: number;
+  error: string;
 }
 
 export interface AvailableModel {

@@ -30,6 +30,8 @@ export const logQuerySchema = z.object({
   start_timestamp: queryTimestamp('start_timestamp'),
   end_timestamp: queryTimestamp('end_timestamp'),
   channel: queryRowId('channel'),
+  /** keyset paging: the `next_cursor` of the previous page; when given, `p` is ignored */
+  cursor: z.string().max(200, 'cursor is not one this list gave').optional(),
 });
 export type LogQuery = z.infer<typeof logQuerySchema>;
 
@@ -38,6 +40,14 @@ export const logClearQuerySchema = z.object({
     z.number({ error: 'target_timestamp is required (seconds since epoch)' }),
   ),
 });
+
+/** A page of logs read by cursor: the envelope's `next_cursor` is null on the last page. */
+export interface LogPageEnvelope<T> {
+  success: boolean;
+  message: string;
+  data?: T;
+  next_cursor?: string | null;
+}
 
 export interface LogStat {
   quota: number;

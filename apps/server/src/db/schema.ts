@@ -144,6 +144,10 @@ export interface LogsTable {
   group_ratio: Generated<number>;
   /** US dollars per call when the model was priced per call (ModelPrice); 0 when priced by tokens */
   call_price: Generated<number>;
+  /** milliseconds from the request's arrival to the first byte of its answer; 0 when not measured */
+  first_token_ms: Generated<number>;
+  /** the attempts that failed before the channel that answered, as JSON [{channel, error}]; '' when none */
+  retries: Generated<string>;
 }
 
 export interface OptionsTable {
@@ -279,6 +283,21 @@ export interface UsageRollupsTable {
   latency_bucket_8: number;
   latency_bucket_9: number;
   latency_bucket_10: number;
+  /** streamed requests that succeeded and whose first byte time was measured (logs.first_token_ms > 0) */
+  ttft_count: number;
+  ttft_ms_sum: number;
+  /** the same fixed buckets as latency, over time to first token */
+  ttft_bucket_0: number;
+  ttft_bucket_1: number;
+  ttft_bucket_2: number;
+  ttft_bucket_3: number;
+  ttft_bucket_4: number;
+  ttft_bucket_5: number;
+  ttft_bucket_6: number;
+  ttft_bucket_7: number;
+  ttft_bucket_8: number;
+  ttft_bucket_9: number;
+  ttft_bucket_10: number;
 }
 
 export interface Database {

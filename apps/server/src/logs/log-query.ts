@@ -1,6 +1,7 @@
-import { LOG_EXPORT_MAX_ROWS, LogType, type Log, type LogQuery } from '@gatehouse/shared';
+import { LOG_EXPORT_MAX_ROWS, LogType, type Log, type LogQuery, type LogRetry } from '@gatehouse/shared';
 import type { SelectQueryBuilder } from 'kysely';
 import { readPage, type Page } from '../db/paging';
+import { HttpError } from '../http/envelope';
 import type { Database, LogRow } from '../db/schema';
 
 export type LogScope = { kind: 'all' } | { kind: 'user'; userId: number };
@@ -27,6 +28,65 @@ export function applyLogFilters<Output>(
   if (filters.start_timestamp) filtered = filtered.where('created_at', '>=', filters.start_timestamp);
   if (filters.end_timestamp) filtered = filtered.where('created_at', '<=', filters.end_timestamp);
   return filtered;
+}
+
+/** Where a page ends: the (created_at, id) of its last row. The next page holds the rows strictly older. */
+export interface LogCursor {
+  createdAt: number;
+  id: number;
+}
+
+/** Opaque to callers: base64url of "created_at:id". */
+export function encodeLogCursor(cursor: LogCursor): string {
+  return Buffer.from(`${cursor.createdAt}:${cursor.id}`).toString('base64url');
+}
+
+/** A cursor this list did not give answers 400 naming the field; nothing else is read from it. */
+export function decodeLogCursor(text: string): LogCursor {
+  const match = /^(\d{1,15}):(\d{1,15})$/.exec(
+    /^[A-Za-z0-9_-]+$/.test(text) ? Buffer.from(text, 'base64url').toString('latin1') : '',
+  );
+  if (!match) {
+    throw new HttpError(400, 'cursor is not one this list gave: pass the next_cursor of the previous page');
+  }
+  return { createdAt: Number(match[1]), id: Number(match[2]) };
+}
+
+/**
+ * Rows strictly after the cursor in the list's order (created_at desc, id desc). Spelled so every database
+ * reads it as a range on the indexes that end in (created_at, id): `created_at <= c` bounds the scan, the
+ * rest drops the cursor's own second.
+ */
+export function afterLogCursor<Output>(
+  query: SelectQueryBuilder<Database, 'logs', Output>,
+  cursor: LogCursor | null,
+): SelectQueryBuilder<Database, 'logs', Output> {
+  if (!cursor) return query;
+  return query
+    .where('created_at', '<=', cursor.createdAt)
+    .where((eb) =>
+      eb.or([
+        eb('created_at', '<', cursor.createdAt),
+        eb.and([eb('created_at', '=', cursor.createdAt), eb('id', '<', cursor.id)]),
+      ]),
+    );
+}
+
+/** The list's order: newest first, ties by id so a cursor names one place. */
+export function orderLogs<Output>(
+  query: SelectQueryBuilder<Database, 'logs', Output>,
+): SelectQueryBuilder<Database, 'logs', Output> {
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc');
+}
+
+function readRetries(text: string): LogRetry[] {
+  if (!text) return [];
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? (parsed as LogRetry[]) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The stat sums what was spent unless one log type is chosen: top-ups are not spending. */
@@ -69,5 +129,7 @@ export function toLog(row: LogRow): Log {
     cache_write_ratio: Number(row.cache_write_ratio),
     group_ratio: Number(row.group_ratio),
     call_price: Number(row.call_price),
+    first_token_ms: row.first_token_ms,
+    retries: readRetries(row.retries),
   };
 }

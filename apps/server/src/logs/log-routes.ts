@@ -1,27 +1,60 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { logQuerySchema, type LogStat } from '@gatehouse/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { logQuerySchema, type LogPageEnvelope, type Log, type LogStat } from '@gatehouse/shared';
 import { sql } from 'kysely';
 import type { AppContext } from '../context';
 import { createGuards, currentUser } from '../http/auth';
 import { ok } from '../http/envelope';
 import { parseWith } from '../http/validate';
-import { applyLogFilters, readLogPage, statLogType, toLog, type LogScope } from './log-query';
+import { streamLogCsv } from './log-export';
+import {
+  afterLogCursor,
+  applyLogFilters,
+  decodeLogCursor,
+  encodeLogCursor,
+  orderLogs,
+  readLogPage,
+  statLogType,
+  toLog,
+  type LogScope,
+} from './log-query';
 
-/** The usage log: admins read everyone's (GET /api/log/), every user its own (GET /api/log/self/). */
+/**
+ * The usage log: admins read everyone's (GET /api/log/), every user its own (GET /api/log/self/).
+ * A page is asked by `cursor` (keyset: the cost of any page is the cost of the first) or by `p` (an offset:
+ * the database walks past p × size rows, so deep pages of a big table are slow; kept for one-api's console).
+ * Either way the answer carries `next_cursor`, null on the last page.
+ */
 export function registerLogRoutes(app: FastifyInstance, context: AppContext): void {
   const { db } = context;
   const guards = createGuards(context);
 
-  async function listLogs(request: FastifyRequest, scope: LogScope) {
+  async function listLogs(request: FastifyRequest, scope: LogScope): Promise<LogPageEnvelope<Log[]>> {
     const filters = parseWith(logQuerySchema, request.query);
+    const cursor = filters.cursor === undefined ? null : decodeLogCursor(filters.cursor);
     const page = readLogPage(filters);
-    const rows = await applyLogFilters(db.selectFrom('logs').selectAll(), filters, scope)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.limit)
-      .offset(page.offset)
+    // One row more than the page tells whether another page follows.
+    const rows = await orderLogs(
+      afterLogCursor(applyLogFilters(db.selectFrom('logs').selectAll(), filters, scope), cursor),
+    )
+      .limit(page.limit + 1)
+      .offset(cursor ? 0 : page.offset)
       .execute();
-    return ok(rows.map(toLog));
+    const hasMore = rows.length > page.limit;
+    const shown = hasMore ? rows.slice(0, page.limit) : rows;
+    const last = shown[shown.length - 1];
+    return {
+      ...ok(shown.map(toLog)),
+      next_cursor:
+        hasMore && last ? encodeLogCursor({ createdAt: Number(last.created_at), id: last.id }) : null,
+    };
+  }
+
+  function exportLogs(request: FastifyRequest, reply: FastifyReply, scope: LogScope) {
+    const filters = parseWith(logQuerySchema, request.query);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="logs.csv"')
+      .send(streamLogCsv(db, filters, scope));
   }
 
   async function sumLogQuota(request: FastifyRequest, scope: LogScope) {
@@ -40,6 +73,12 @@ export function registerLogRoutes(app: FastifyInstance, context: AppContext): vo
 
   app.get('/api/log/', { preHandler: guards.admin }, (request) => listLogs(request, { kind: 'all' }));
   app.get('/api/log/self/', { preHandler: guards.user }, (request) => listLogs(request, self(request)));
+  app.get('/api/log/export', { preHandler: guards.admin }, (request, reply) =>
+    exportLogs(request, reply, { kind: 'all' }),
+  );
+  app.get('/api/log/self/export', { preHandler: guards.user }, (request, reply) =>
+    exportLogs(request, reply, self(request)),
+  );
   app.get('/api/log/stat', { preHandler: guards.admin }, (request) => sumLogQuota(request, { kind: 'all' }));
   app.get('/api/log/self/stat', { preHandler: guards.user }, (request) =>
     sumLogQuota(request, self(request)),

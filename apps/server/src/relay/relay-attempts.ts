@@ -13,7 +13,7 @@ import { describeCoolingChannels, pickServingChannel } from './channel-picking';
 import { forgetChannelCredential } from './channel-credentials';
 import { RelayError, relayErrors } from './relay-error';
 import type { RelayChannel } from './channel-cache';
-import { ClientGoneError, isClientGone, type RelayJob } from './relay-job';
+import { ClientGoneError, isClientGone, noteFailedAttempt, type RelayJob } from './relay-job';
 import { readUpstreamBody, sendToChannel, type UpstreamResponse } from './upstream-call';
 import {
   describeChannelSetupFailure,
@@ -72,7 +72,14 @@ export async function callChannel(
   adapter: ProviderAdapter,
   upstream: UpstreamRequest,
 ): Promise<AttemptOutcome<UpstreamResponse>> {
-  const response = await sendToChannel(job.runtime, adapter, upstream, job.attempt?.signal ?? job.abort);
+  const signal = job.attempt?.signal ?? job.abort;
+  // A signal that fired already is not seen by the call: the client left (or the first-token timer ran out)
+  // while the request was being prepared.
+  if (signal.isAborted) {
+    if (isClientGone(job)) throw new ClientGoneError();
+    throw new Error('The attempt was cut before its request was sent');
+  }
+  const response = await sendToChannel(job.runtime, adapter, upstream, signal);
   job.attempt?.answered();
   if (response.statusCode >= 200 && response.statusCode < 300) return { ok: true, value: response };
   const body = await readUpstreamBody(response);
@@ -168,6 +175,7 @@ export async function runAttempts<T>(
       retryAfterMs: failure.retryAfterMs ?? null,
     });
     reportChannelFailure(runtime.context, runtime.log, channel, failure, job.requestId);
+    noteFailedAttempt(job, channel.id, failure.message);
     // A refused access token may have been revoked before it expired: the next request fetches a new one.
     if (
       failure.code === 'channel_auth_failed' &&

@@ -8,7 +8,7 @@ import type { JsonCapability, TokenUsage } from '../providers/provider-types';
 import { forgetChannelCredential } from './channel-credentials';
 import { failedChannelOf, type AttemptOutcome } from './relay-attempts';
 import { RelayError } from './relay-error';
-import { ClientGoneError, isClientGone, type RelayJob } from './relay-job';
+import { ClientGoneError, isClientGone, markFirstByte, type RelayJob } from './relay-job';
 import type { StreamTranscoder } from './stream-transcoders';
 import { readUpstreamBody, type UpstreamResponse } from './upstream-call';
 import { describeConnectionFailure, describeReportedError, toRelayError } from './upstream-failure';
@@ -139,7 +139,7 @@ export function deliverWholeStream(
   billing: Pick<Delivered, 'usage' | 'completionText'>,
 ): AttemptOutcome<Delivered> {
   startEventStream(reply);
-  job.observation.firstByte();
+  markFirstByte(job);
   holdStreamEnd(job, reply.raw, text);
   return {
     ok: true,
@@ -214,7 +214,7 @@ export async function deliverStream(
     if (!isStarted) {
       startEventStream(reply, transcoder.contentType);
       isStarted = true;
-      job.observation.firstByte();
+      markFirstByte(job);
     }
     return raw.write(text) || raw.destroyed ? null : waitForRoom(raw);
   };

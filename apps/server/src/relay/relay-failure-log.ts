@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { LogType } from '@gatehouse/shared';
-import { ClientGoneError, type RelayJob } from './relay-job';
+import { attemptColumns, ClientGoneError, type RelayJob } from './relay-job';
 import { RelayError } from './relay-error';
 
 const MAX_CONTENT_LENGTH = 500;
@@ -30,6 +30,7 @@ export function recordRelayFailure(job: RelayJob, error: unknown): void {
     is_stream: job.isStream ? 1 : 0,
     request_id: job.requestId,
     inbound_protocol: job.inboundProtocol,
+    ...attemptColumns(job),
     quota: 0,
     content: reason.slice(0, MAX_CONTENT_LENGTH),
   });

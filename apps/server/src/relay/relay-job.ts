@@ -1,6 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ChannelStatus, DEFAULT_QUOTA_PER_UNIT, nowSeconds, type InboundProtocol } from '@gatehouse/shared';
+import {
+  ChannelStatus,
+  DEFAULT_QUOTA_PER_UNIT,
+  nowSeconds,
+  type InboundProtocol,
+  type LogRetry,
+} from '@gatehouse/shared';
 import {
   describePricing,
   findModelRatios,
@@ -63,6 +69,35 @@ export interface RelayJob {
   observation: RelayObservation;
   /** the attempt under way: its upstream signal, latency and first-token timer (relay-attempts.ts) */
   attempt: AttemptWatch | null;
+  /** performance.now() when the first byte of a streamed answer went to the client; null until then */
+  firstByteAt: number | null;
+  /** the attempts that failed before the current channel, for the log */
+  retries: LogRetry[];
+}
+
+/** The longest failure reason a retry keeps in the log row (the column holds them all as JSON). */
+const MAX_RETRY_REASON = 160;
+const MAX_LOGGED_RETRIES = 5;
+
+/** Remembers a failed attempt for the log row. */
+export function noteFailedAttempt(job: RelayJob, channelId: number, reason: string): void {
+  if (job.retries.length < MAX_LOGGED_RETRIES) {
+    job.retries.push({ channel: channelId, error: reason.slice(0, MAX_RETRY_REASON) });
+  }
+}
+
+/** The first byte of a streamed answer is going to the client now. */
+export function markFirstByte(job: RelayJob): void {
+  job.observation.firstByte();
+  job.firstByteAt ??= performance.now();
+}
+
+/** The log's columns for the time to first byte and the failed attempts. */
+export function attemptColumns(job: RelayJob): { first_token_ms: number; retries: string } {
+  return {
+    first_token_ms: job.firstByteAt === null ? 0 : Math.max(1, Math.round(job.firstByteAt - job.startedAt)),
+    retries: job.retries.length ? JSON.stringify(job.retries) : '',
+  };
 }
 
 /**
@@ -164,6 +199,8 @@ export async function startRelayJob(
     finalWrite: null,
     observation: unobserved,
     attempt: null,
+    firstByteAt: null,
+    retries: [],
   };
 }
 
@@ -295,6 +332,7 @@ function settleJob(job: RelayJob, billed: BilledUsage | null): Promise<void> {
           cache_write_ratio: job.pricing.cacheWriteRatio,
           group_ratio: job.pricing.groupRatio,
           call_price: job.pricing.callPrice ?? 0,
+          ...attemptColumns(job),
           content: notes.join(', '),
         }
       : null,

@@ -11,6 +11,7 @@ import * as auditLog from './0009-audit-log';
 import * as usageRollups from './0010-usage-rollups';
 import * as changeVersions from './0011-change-versions';
 import * as logCallPrice from './0012-log-call-price';
+import * as logPagingIndexes from './0013-log-paging-indexes';
 import * as oidcId from './0015-oidc-id';
 
 /**
@@ -30,5 +31,6 @@ export const migrations: Record<string, Migration> = {
   '0010-usage-rollups': usageRollups,
   '0011-change-versions': changeVersions,
   '0012-log-call-price': logCallPrice,
+  '0013-log-paging-indexes': logPagingIndexes,
   '0015-oidc-id': oidcId,
 };

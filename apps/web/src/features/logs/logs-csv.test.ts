@@ -28,6 +28,8 @@ const log = (overrides: Partial<Log> = {}): Log => ({
   cache_write_ratio: 1,
   group_ratio: 1,
   call_price: 0,
+  first_token_ms: 0,
+  retries: [],
   ...overrides,
 });
 

@@ -31,6 +31,11 @@ const cachedClaude: Log = {
   cache_write_ratio: 1.25,
   group_ratio: 1,
   call_price: 0,
+  first_token_ms: 412,
+  retries: [
+    { channel: 5, error: '429 rate limited by the upstream' },
+    { channel: 8, error: 'upstream timed out' },
+  ],
 };
 
 const olderEntry: Log = {
@@ -48,6 +53,8 @@ const olderEntry: Log = {
   cache_write_ratio: 0,
   group_ratio: 0,
   call_price: 0,
+  first_token_ms: 0,
+  retries: [],
   content: 'model ratio 1.25, completion ratio 4, group ratio 1',
 };
 
