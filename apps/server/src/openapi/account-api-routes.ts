@@ -125,6 +125,24 @@ export const accountApiRoutes: readonly ApiRouteContract[] = [
   },
   {
     method: 'GET',
+    path: '/api/oauth/oidc/start',
+    tag: 'accounts',
+    access: 'public',
+    summary:
+      "OIDC: a one-time state (cookie), PKCE and nonce kept on the server; answers the provider's authorisation URL",
+    changesState: true,
+  },
+  {
+    method: 'GET',
+    path: '/api/oauth/oidc',
+    tag: 'accounts',
+    access: 'public',
+    summary: 'OIDC callback: verifies the ID token, then signs in (or registers), or binds when signed in',
+    query: oauthCallbackQuerySchema,
+    changesState: true,
+  },
+  {
+    method: 'GET',
     path: '/api/oauth/wechat',
     tag: 'accounts',
     access: 'public',
