@@ -7,11 +7,6 @@ import { EventEmitter } from 'node:events';
 export class ClientAbort extends EventEmitter {
   isAborted = false;
 
-  /** undici reads this first: a signal that already fired cancels the call before it is sent */
-  get aborted(): boolean {
-    return this.isAborted;
-  }
-
   abort(): void {
     if (this.isAborted) return;
     this.isAborted = true;
