@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { validateLimits, type LimitFormValues } from '../../components/limits/limit-form-values';
-import {
-  DISPLAY_NAME_MAX_LENGTH,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  USERNAME_MAX_LENGTH,
-} from '@gatehouse/shared';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from '@gatehouse/shared';
+import { selfEditFormSchema } from './self-edit-form-schema';
 
 /** Messages are i18n keys (see users.json). */
 export const addUserFormSchema = z.object({
@@ -14,7 +10,7 @@ export const addUserFormSchema = z.object({
     .trim()
     .min(1, 'users.form.usernameRequired')
     .max(USERNAME_MAX_LENGTH, 'users.form.usernameTooLong'),
-  display_name: z.string().trim().max(DISPLAY_NAME_MAX_LENGTH, 'users.self.displayNameTooLong'),
+  display_name: selfEditFormSchema.shape.display_name,
   password: z
     .string()
     .min(1, 'users.form.passwordRequired')
@@ -23,15 +19,8 @@ export const addUserFormSchema = z.object({
 });
 export type AddUserFormValues = z.infer<typeof addUserFormSchema>;
 
-export const editUserFormSchema = z.object({
-  display_name: z.string().trim().max(DISPLAY_NAME_MAX_LENGTH, 'users.self.displayNameTooLong'),
-  password: z
-    .string()
-    .refine(
-      (password) => password === '' || password.length >= PASSWORD_MIN_LENGTH,
-      'users.self.passwordTooShort',
-    )
-    .refine((password) => password.length <= PASSWORD_MAX_LENGTH, 'users.self.passwordTooLong'),
+/** What a user may change on their own account, and what only an admin sets. */
+export const editUserFormSchema = selfEditFormSchema.extend({
   groups: z.array(z.string()),
   quota: z
     .number({ error: 'users.form.quotaInvalid' })
