@@ -89,6 +89,9 @@ export interface DashboardChannelHealth extends DashboardUsage {
   latency_p50_ms: number | null;
   latency_p95_ms: number | null;
   latency_avg_ms: number | null;
+  /** time to the first byte of streamed answers, where it was measured; null when none was */
+  first_token_p50_ms: number | null;
+  first_token_p95_ms: number | null;
 }
 
 export interface DashboardData {
@@ -96,7 +99,12 @@ export interface DashboardData {
   end: number;
   granularity: DashboardGranularity;
   scope: 'self' | 'all';
-  totals: DashboardUsage & { latency_p50_ms: number | null; latency_p95_ms: number | null };
+  totals: DashboardUsage & {
+    latency_p50_ms: number | null;
+    latency_p95_ms: number | null;
+    first_token_p50_ms: number | null;
+    first_token_p95_ms: number | null;
+  };
   series: DashboardPoint[];
   top_models: DashboardTopEntry[];
   top_keys: DashboardTopEntry[];

@@ -9,7 +9,7 @@ import {
 } from '@gatehouse/shared';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { LATENCY_BUCKET_COLUMNS, latencyQuantile } from './latency-histogram';
+import { LATENCY_BUCKET_COLUMNS, TTFT_BUCKET_COLUMNS, latencyQuantile } from './latency-histogram';
 import { ROLLUP_TABLES, bucketStartOf, nextBucketStart } from './rollup-buckets';
 import { COUNTER_COLUMNS, type CounterColumn } from './usage-rollups';
 
@@ -40,11 +40,14 @@ const histogramOf = (sums: Sums) => LATENCY_BUCKET_COLUMNS.map((column) => sums[
 
 function latencyOf(sums: Sums) {
   const histogram = histogramOf(sums);
+  const firstTokens = TTFT_BUCKET_COLUMNS.map((column) => sums[column]);
   const succeeded = sums.request_count - sums.error_count;
   return {
     latency_p50_ms: latencyQuantile(histogram, 0.5),
     latency_p95_ms: latencyQuantile(histogram, 0.95),
     latency_avg_ms: succeeded > 0 ? Math.round(sums.latency_ms_sum / succeeded) : null,
+    first_token_p50_ms: latencyQuantile(firstTokens, 0.5),
+    first_token_p95_ms: latencyQuantile(firstTokens, 0.95),
   };
 }
 
@@ -95,7 +98,7 @@ export async function readDashboard(
   for (const { sums } of channelSums) {
     for (const column of COUNTER_COLUMNS) allSums[column] += sums[column];
   }
-  const { latency_p50_ms, latency_p95_ms } = latencyOf(allSums);
+  const { latency_p50_ms, latency_p95_ms, first_token_p50_ms, first_token_p95_ms } = latencyOf(allSums);
 
   const topModels = modelRows
     .map((row) => ({ name: row.model_name, ...usageOf(sumsOf(row)) }))
@@ -120,7 +123,7 @@ export async function readDashboard(
     end: query.end,
     granularity: query.granularity,
     scope: query.scope,
-    totals: { ...usageOf(allSums), latency_p50_ms, latency_p95_ms },
+    totals: { ...usageOf(allSums), latency_p50_ms, latency_p95_ms, first_token_p50_ms, first_token_p95_ms },
     series,
     top_models: topModels,
     top_keys: topKeys,

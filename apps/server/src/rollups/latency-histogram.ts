@@ -21,6 +21,21 @@ export const LATENCY_BUCKET_COLUMNS = [
 
 export type LatencyBucketColumn = (typeof LATENCY_BUCKET_COLUMNS)[number];
 
+/** Time to first token, in the same buckets. */
+export const TTFT_BUCKET_COLUMNS = [
+  'ttft_bucket_0',
+  'ttft_bucket_1',
+  'ttft_bucket_2',
+  'ttft_bucket_3',
+  'ttft_bucket_4',
+  'ttft_bucket_5',
+  'ttft_bucket_6',
+  'ttft_bucket_7',
+  'ttft_bucket_8',
+  'ttft_bucket_9',
+  'ttft_bucket_10',
+] as const;
+
 export function latencyBucketOf(milliseconds: number): number {
   const index = LATENCY_BOUNDS_MS.findIndex((bound) => milliseconds <= bound);
   return index === -1 ? LATENCY_BOUNDS_MS.length : index;

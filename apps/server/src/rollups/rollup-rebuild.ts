@@ -28,6 +28,10 @@ export async function rebuildRollups(
   const from = bucketStartOf('day', start);
   const to =
     end > start ? nextBucketStart('day', bucketStartOf('day', end - 1)) : nextBucketStart('day', from);
+  // Time to first token is read when the logs record it (a later migration adds the column).
+  const logColumns =
+    (await db.introspection.getTables()).find((table) => table.name === 'logs')?.columns ?? [];
+  const hasFirstToken = logColumns.some((column) => column.name === 'first_token_ms');
   const rebuild = async (trx: Kysely<Database>) => {
     for (const table of Object.values(ROLLUP_TABLES)) {
       await trx.deleteFrom(table).where('bucket_start', '>=', from).where('bucket_start', '<', to).execute();
@@ -52,6 +56,7 @@ export async function rebuildRollups(
           'cache_write_tokens',
           'reasoning_tokens',
           'elapsed_time',
+          ...(hasFirstToken ? (['first_token_ms'] as never[]) : []),
         ])
         .where('id', '>', lastId)
         .where('created_at', '>=', from)

@@ -1,7 +1,7 @@
 import { LogType } from '@gatehouse/shared';
 import { MysqlAdapter, sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { Database, UsageRollupsTable } from '../db/schema';
-import { LATENCY_BUCKET_COLUMNS, latencyBucketOf } from './latency-histogram';
+import { LATENCY_BUCKET_COLUMNS, TTFT_BUCKET_COLUMNS, latencyBucketOf } from './latency-histogram';
 import { ROLLUP_TABLES, bucketStartOf, type RollupGranularity, type RollupTable } from './rollup-buckets';
 
 /** The log fields a rollup reads: consumption rows count as requests, error rows as failed requests. */
@@ -19,6 +19,8 @@ export interface RollupSource {
   cache_write_tokens?: number;
   reasoning_tokens?: number;
   elapsed_time?: number;
+  /** milliseconds to the first byte of a stream; 0 or absent when not measured */
+  first_token_ms?: number;
 }
 
 const KEY_COLUMNS = ['bucket_start', 'user_id', 'token_name', 'model_name', 'channel_id'] as const;
@@ -34,11 +36,14 @@ export const COUNTER_COLUMNS = [
   'reasoning_tokens',
   'latency_ms_sum',
   ...LATENCY_BUCKET_COLUMNS,
+  'ttft_count',
+  'ttft_ms_sum',
+  ...TTFT_BUCKET_COLUMNS,
 ] as const;
 
 export type CounterColumn = (typeof COUNTER_COLUMNS)[number];
 
-/** Rows per INSERT: 22 columns each stays far below every driver's parameter limit. */
+/** Rows per INSERT: 35 columns each (7,000 parameters) stays below every driver's parameter limit. */
 const ROWS_PER_UPSERT = 200;
 
 /** Is this log row counted by the rollups? Top-ups, management and system rows are not usage. */
@@ -87,6 +92,12 @@ export class RollupAccumulator {
     const latency = Math.max(0, Number(source.elapsed_time ?? 0));
     row.latency_ms_sum += latency;
     row[LATENCY_BUCKET_COLUMNS[latencyBucketOf(latency)]] += 1;
+    const firstToken = Number(source.first_token_ms ?? 0);
+    if (firstToken > 0) {
+      row.ttft_count += 1;
+      row.ttft_ms_sum += firstToken;
+      row[TTFT_BUCKET_COLUMNS[latencyBucketOf(firstToken)]] += 1;
+    }
   }
 }
 

@@ -13,6 +13,9 @@ const counters = [
   'reasoning_tokens',
   'latency_ms_sum',
   ...Array.from({ length: 11 }, (_, index) => `latency_bucket_${index}`),
+  'ttft_count',
+  'ttft_ms_sum',
+  ...Array.from({ length: 11 }, (_, index) => `ttft_bucket_${index}`),
 ];
 
 /**

@@ -18,7 +18,7 @@ export function DashboardChannelHealthTable({ channels }: { channels: DashboardC
           {t('dashboard.noData')}
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={620}>
+        <Table.ScrollContainer minWidth={720}>
           <Table striped highlightOnHover>
             <Table.Thead>
               <Table.Tr>
@@ -28,6 +28,7 @@ export function DashboardChannelHealthTable({ channels }: { channels: DashboardC
                 <Table.Th ta="right">p50</Table.Th>
                 <Table.Th ta="right">p95</Table.Th>
                 <Table.Th ta="right">{t('dashboard.column.average')}</Table.Th>
+                <Table.Th ta="right">{t('dashboard.column.firstToken')}</Table.Th>
                 <Table.Th ta="right">{t('dashboard.column.spend')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -47,6 +48,11 @@ export function DashboardChannelHealthTable({ channels }: { channels: DashboardC
                   <Table.Td ta="right">{formatMilliseconds(channel.latency_p50_ms)}</Table.Td>
                   <Table.Td ta="right">{formatMilliseconds(channel.latency_p95_ms)}</Table.Td>
                   <Table.Td ta="right">{formatMilliseconds(channel.latency_avg_ms)}</Table.Td>
+                  <Table.Td ta="right">
+                    {channel.first_token_p50_ms === null
+                      ? '–'
+                      : `${formatMilliseconds(channel.first_token_p50_ms)} / ${formatMilliseconds(channel.first_token_p95_ms)}`}
+                  </Table.Td>
                   <Table.Td ta="right">{formatQuota(channel.quota, display)}</Table.Td>
                 </Table.Tr>
               ))}
