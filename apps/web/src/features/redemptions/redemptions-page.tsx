@@ -8,13 +8,13 @@ import {
   useListUrlState,
   usePagedList,
   pagingProps,
+  ListFooter,
 } from '../../components/data-table';
 import { PageTitle } from '../../components/page-title';
 import { useQuotaDisplay } from '../users/use-quota-display';
 import { listRedemptions, redemptionKeys, searchRedemptions } from './redemptions-queries';
 import { useRedemptionColumns } from './redemptions-table';
 import { useRedemptionActions } from './use-redemption-actions';
-import { RefreshButton } from '../../components/refresh-button';
 
 export default function RedemptionsPage() {
   const { t } = useTranslation();
@@ -46,16 +46,12 @@ export default function RedemptionsPage() {
         rowKey={(redemption) => redemption.id}
         emptyText={t('redemptions.empty')}
         footer={
-          <>
-            <Button size="sm" component={Link} to="/redemption/add">
-              {t('redemptions.action.add')}
-            </Button>
-            <RefreshButton
-              label={t('redemptions.action.refresh')}
-              onRefresh={actions.refresh}
-              isRefreshing={list.isFetching && !list.isLoading}
-            />
-          </>
+          <ListFooter
+            add={{ label: t('redemptions.action.add'), to: '/redemption/add' }}
+            refreshLabel={t('redemptions.action.refresh')}
+            onRefresh={actions.refresh}
+            list={list}
+          />
         }
       />
     </>

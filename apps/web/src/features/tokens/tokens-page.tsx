@@ -9,13 +9,13 @@ import {
   useListUrlState,
   usePagedList,
   pagingProps,
+  ListFooter,
 } from '../../components/data-table';
 import { PageTitle } from '../../components/page-title';
 import { useQuotaDisplay } from '../users/use-quota-display';
 import { listTokens, searchTokens, tokenKeys } from './tokens-queries';
 import { useTokenColumns } from './tokens-table';
 import { useTokenActions } from './use-token-actions';
-import { RefreshButton } from '../../components/refresh-button';
 
 const orderLabels: Record<TokenOrder, string> = {
   '': 'tokens.order.default',
@@ -75,16 +75,12 @@ export default function TokensPage() {
         rowKey={(token) => token.id}
         emptyText={t('tokens.empty')}
         footer={
-          <>
-            <Button size="sm" component={Link} to="/token/add">
-              {t('tokens.action.add')}
-            </Button>
-            <RefreshButton
-              label={t('tokens.action.refresh')}
-              onRefresh={actions.refresh}
-              isRefreshing={list.isFetching && !list.isLoading}
-            />
-          </>
+          <ListFooter
+            add={{ label: t('tokens.action.add'), to: '/token/add' }}
+            refreshLabel={t('tokens.action.refresh')}
+            onRefresh={actions.refresh}
+            list={list}
+          />
         }
       />
     </>
