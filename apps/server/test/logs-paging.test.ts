@@ -166,6 +166,23 @@ describe('bad cursors', () => {
   });
 });
 
+describe('failed attempts in the list', () => {
+  it('show admins the upstream reason and users only that a channel was retried', async () => {
+    const test = await createTestApp();
+    cleanups.unshift(test.close);
+    const admin = await createUserSession(test, { role: Role.admin });
+    const alice = await createUserSession(test);
+    const retries = [{ channel: 4, error: '401 invalid key sk-abc…' }];
+    await insertLogs(test, [
+      { ...logRow(alice, 1, T0), retries: JSON.stringify(retries), first_token_ms: 321 },
+    ]);
+    const [asAdmin] = (await page(test, admin, '/api/log/')).body.data!;
+    expect(asAdmin).toMatchObject({ retries, first_token_ms: 321 });
+    const [asAlice] = (await page(test, alice, '/api/log/self/')).body.data!;
+    expect(asAlice).toMatchObject({ retries: [{ channel: 4, error: '' }], first_token_ms: 321 });
+  });
+});
+
 describe('CSV export', () => {
   it('streams: rows written after the first bytes went out are still in the file', async () => {
     const test = await createTestApp();

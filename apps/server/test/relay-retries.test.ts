@@ -151,6 +151,32 @@ describe('retries across channels', () => {
     expect(text).toBe('Hello from steady');
   });
 
+  it('logs every failed attempt and the time to the first byte of a streamed answer, for the log detail', async () => {
+    await kit.test.context.options.set('RetryTimes', '2');
+    const { model, served } = await serveModel([
+      { name: 'broken', behaviour: serverError, priority: 2 },
+      { name: 'hangs-up', behaviour: { disconnect: true }, priority: 1 },
+      { name: 'answers', priority: 0 },
+    ]);
+    const { user, client } = await newCaller();
+    const stream = await client.chat.completions.create({ ...ask(model), stream: true });
+    for await (const chunk of stream) void chunk;
+    await kit.settle();
+    const [log] = await kit.test.context.db
+      .selectFrom('logs')
+      .selectAll()
+      .where('type', '=', LogType.consume)
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(log.channel_id).toBe(served[2].channelId);
+    const retries = JSON.parse(log.retries) as Array<{ channel: number; error: string }>;
+    expect(retries.map((retry) => retry.channel)).toEqual([served[0].channelId, served[1].channelId]);
+    expect(retries[0].error).toMatch(/upstream exploded|500/);
+    expect(retries[1].error).not.toBe('');
+    expect(log.first_token_ms).toBeGreaterThan(0);
+    expect(log.first_token_ms).toBeLessThanOrEqual(log.elapsed_time + 1);
+  });
+
   it('ends a stream broken mid-answer with an error event and bills what was produced', async () => {
     await kit.test.context.options.set('RetryTimes', '1');
     const { model, served } = await serveModel([

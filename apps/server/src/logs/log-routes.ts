@@ -19,6 +19,15 @@ import {
 } from './log-query';
 
 /**
+ * A user sees that its request was retried and how often, not the upstream's words about the failure (they
+ * can quote a channel's account or key): those stay for admins.
+ */
+function forScope(log: Log, scope: LogScope): Log {
+  if (scope.kind === 'all' || log.retries.length === 0) return log;
+  return { ...log, retries: log.retries.map((retry) => ({ ...retry, error: '' })) };
+}
+
+/**
  * The usage log: admins read everyone's (GET /api/log/), every user its own (GET /api/log/self/).
  * A page is asked by `cursor` (keyset: the cost of any page is the cost of the first) or by `p` (an offset:
  * the database walks past p × size rows, so deep pages of a big table are slow; kept for one-api's console).
@@ -43,7 +52,7 @@ export function registerLogRoutes(app: FastifyInstance, context: AppContext): vo
     const shown = hasMore ? rows.slice(0, page.limit) : rows;
     const last = shown[shown.length - 1];
     return {
-      ...ok(shown.map(toLog)),
+      ...ok(shown.map((row) => forScope(toLog(row), scope))),
       next_cursor:
         hasMore && last ? encodeLogCursor({ createdAt: Number(last.created_at), id: last.id }) : null,
     };
