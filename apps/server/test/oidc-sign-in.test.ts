@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TwoFactorEnrolment } from '@gatehouse/shared';
+import { isListening } from './support/external-databases';
 import { readBody } from './support/stand-in-server';
 import { startFakeOidc, type FakeOidc, type IdTokenFault, type OidcAccount } from './support/fake-oidc';
 import { createTestApp, createUserSession, envelope, sessionCookie, type TestApp } from './test-app';
@@ -20,6 +21,8 @@ const alice: OidcAccount = {
     email_verified: true,
   },
 };
+
+const redisUp = await isListening(6379);
 
 let provider: FakeOidc;
 let test: TestApp;
@@ -290,6 +293,57 @@ describe('OIDC sign-in', () => {
     });
     expect(envelope<{ id: number }>(second)).toMatchObject({ success: true, data: { id: bob.user.id } });
   });
+});
+
+describe('OIDC across servers and sites', () => {
+  it('refuses the callback and the start from another site before anything runs', async () => {
+    const { back, cookie } = await throughProvider();
+    const crossSite = { cookie, 'sec-fetch-site': 'cross-site' };
+    const refused = await test.app.inject({ url: `/api/oauth/oidc${back.search}`, headers: crossSite });
+    expect(refused.statusCode).toBe(403);
+    expect((await test.app.inject({ url: '/api/oauth/oidc/start', headers: crossSite })).statusCode).toBe(
+      403,
+    );
+    // The state was not spent by the refused call: the same browser finishes from our own page.
+    expect(envelope(await callback(back.search, cookie)).success).toBe(true);
+  });
+
+  it.skipIf(!redisUp)(
+    'finishes on another server sharing Redis, and the state still works once',
+    async () => {
+      const other = await createTestApp({
+        REDIS_CONN_STRING: 'redis://127.0.0.1:6379',
+        SQLITE_PATH: test.context.config.sqlitePath,
+      });
+      const first = await createTestApp({
+        REDIS_CONN_STRING: 'redis://127.0.0.1:6379',
+        SQLITE_PATH: test.context.config.sqlitePath,
+      });
+      try {
+        for (const app of [first, other]) {
+          await app.context.options.set('ServerAddress', SERVER_ADDRESS);
+          await app.context.options.set('OidcDiscoveryURL', provider.discoveryUrl);
+          await app.context.options.set('OidcClientId', CLIENT_ID);
+          await app.context.options.set('OidcClientSecret', CLIENT_SECRET);
+          await app.context.options.set('OidcEnabled', 'true');
+        }
+        const start = await first.app.inject({ url: '/api/oauth/oidc/start' });
+        const cookie = cookieHeader(start);
+        const atProvider = await fetch(envelope<string>(start).data, { redirect: 'manual' });
+        const search = new URL(atProvider.headers.get('location')!).search;
+        const done = await other.app.inject({ url: `/api/oauth/oidc${search}`, headers: { cookie } });
+        expect(envelope<{ username: string }>(done)).toMatchObject({
+          success: true,
+          data: { username: 'alice' },
+        });
+        const replay = await first.app.inject({ url: `/api/oauth/oidc${search}`, headers: { cookie } });
+        expect(envelope(replay)).toMatchObject({ success: false, message: STATE_REFUSED });
+      } finally {
+        await first.close();
+        await other.close();
+      }
+    },
+  );
 });
 
 describe('OIDC options and status', () => {
