@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { Alert, Button } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { DEFAULT_QUOTA_PER_UNIT } from '@gatehouse/shared';
 import { useStatus } from '../../api/status';
 import {
@@ -11,12 +10,12 @@ import {
   useListUrlState,
   usePagedList,
   pagingProps,
+  ListFooter,
 } from '../../components/data-table';
 import { PageTitle } from '../../components/page-title';
 import { channelKeys, listChannels, searchChannels } from './channels-queries';
 import { useChannelColumns } from './channels-table';
 import { useChannelActions } from './use-channel-actions';
-import { RefreshButton } from '../../components/refresh-button';
 
 /** A per-prompt flag in the browser records that the tip was dismissed. */
 const TIP_DISMISSED_KEY = 'channel_tip_dismissed';
@@ -68,10 +67,12 @@ export default function ChannelsPage() {
         rowKey={(channel) => channel.id}
         emptyText={t('channels.empty')}
         footer={
-          <>
-            <Button size="sm" component={Link} to="/channel/add">
-              {a('add')}
-            </Button>
+          <ListFooter
+            add={{ label: a('add'), to: '/channel/add' }}
+            refreshLabel={a('refresh')}
+            onRefresh={actions.refresh}
+            list={list}
+          >
             <Button size="sm" variant="light" onClick={actions.testAll}>
               {a('testAll')}
             </Button>
@@ -89,12 +90,7 @@ export default function ChannelsPage() {
             <Button size="sm" variant="light" color="red" onClick={actions.removeDisabled}>
               {a('deleteDisabled')}
             </Button>
-            <RefreshButton
-              label={a('refresh')}
-              onRefresh={actions.refresh}
-              isRefreshing={list.isFetching && !list.isLoading}
-            />
-          </>
+          </ListFooter>
         }
       />
     </>
