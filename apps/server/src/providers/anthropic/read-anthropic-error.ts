@@ -3,6 +3,7 @@ import {
   type UpstreamErrorDetails,
   type UpstreamErrorKind,
 } from '../../canonical/translation';
+import { readErrorBody } from '../shared/read-error-body';
 
 /** Anthropic's error types (https://docs.anthropic.com/en/api/errors) as the kinds the relay acts on. */
 const KIND_OF_TYPE: Record<string, UpstreamErrorKind> = {
@@ -64,16 +65,9 @@ export function readAnthropicErrorObject(value: unknown, status = 0): UpstreamEr
  * takes its kind from the HTTP status.
  */
 export function readAnthropicError(body: Buffer, status = 0): UpstreamErrorDetails {
-  const text = body.toString('utf8').trim();
-  let parsed: unknown = null;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = null;
-  }
-  const details = readAnthropicErrorObject(parsed, status);
+  const { excerpt, json } = readErrorBody(body);
+  const details = readAnthropicErrorObject(json, status);
   if (details) return details;
-  const message =
-    text.slice(0, 500) || (status ? `Anthropic answered HTTP ${status}` : 'Anthropic answered nothing');
+  const message = excerpt || (status ? `Anthropic answered HTTP ${status}` : 'Anthropic answered nothing');
   return { message, type: '', code: '', kind: refineKind(kindOfStatus(status), message, '') };
 }

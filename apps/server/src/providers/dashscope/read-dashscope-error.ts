@@ -4,6 +4,7 @@ import {
   type UpstreamErrorKind,
 } from '../../canonical/translation';
 import type { DashScopeError } from './dashscope-wire-types';
+import { readErrorBody } from '../shared/read-error-body';
 
 /**
  * DashScope's error codes (https://help.aliyun.com/zh/model-studio/error-code) as the kinds the relay acts
@@ -51,16 +52,10 @@ export function readDashScopeErrorObject(value: unknown, status: number): Upstre
 
 /** A DashScope error answer (HTTP 4xx/5xx with `{code, message}`), or a proxy's page read by its status. */
 export function readDashScopeError(body: Buffer, status: number): UpstreamErrorDetails {
-  const text = body.toString('utf8');
-  let parsed: unknown = null;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // read by the status below
-  }
+  const { excerpt, json } = readErrorBody(body);
   return (
-    readDashScopeErrorObject(parsed, status) ?? {
-      message: text.trim().slice(0, 500) || `HTTP ${status}`,
+    readDashScopeErrorObject(json, status) ?? {
+      message: excerpt || `HTTP ${status}`,
       type: '',
       code: '',
       kind: kindFromStatus(status),

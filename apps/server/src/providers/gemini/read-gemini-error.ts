@@ -1,5 +1,6 @@
 import type { UpstreamErrorDetails, UpstreamErrorKind } from '../../canonical/translation';
 import type { GeminiErrorDetail } from './gemini-wire-types';
+import { readErrorBody } from '../shared/read-error-body';
 
 /** google.rpc.Code names (https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes) by kind. */
 const kindByStatus: Record<string, UpstreamErrorKind> = {
@@ -62,16 +63,10 @@ export function readGeminiErrorObject(parsed: unknown, httpStatus: number): Upst
 
 /** An upstream error answer, JSON or not (an HTML page from a proxy, an empty body). */
 export function readGeminiError(body: Buffer, httpStatus: number): UpstreamErrorDetails {
-  const text = body.toString('utf8').trim();
-  let parsed: unknown = null;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = null;
-  }
+  const { excerpt, json } = readErrorBody(body);
   return (
-    readGeminiErrorObject(parsed, httpStatus) ?? {
-      message: text.slice(0, 500) || `HTTP ${httpStatus}`,
+    readGeminiErrorObject(json, httpStatus) ?? {
+      message: excerpt || `HTTP ${httpStatus}`,
       type: '',
       code: String(httpStatus),
       kind: kindByHttpStatus(httpStatus),

@@ -4,6 +4,7 @@ import {
   type UpstreamErrorKind,
 } from '../../canonical/translation';
 import type { HunyuanError } from './tencent-wire-types';
+import { readErrorBody } from '../shared/read-error-body';
 
 /** Exact codes, looked up before the prefixes below. */
 const KIND_OF_CODE: Readonly<Record<string, UpstreamErrorKind>> = {
@@ -79,17 +80,11 @@ export function findTencentError(value: unknown): HunyuanError | null {
  * comes from a gateway in front, read by its status unless it carries a Response.Error.
  */
 export function readTencentError(body: Buffer, status: number): UpstreamErrorDetails {
-  const text = body.toString('utf8');
-  let parsed: unknown = null;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // a proxy's page: read by the status
-  }
-  const error = findTencentError(parsed);
+  const { excerpt, json } = readErrorBody(body);
+  const error = findTencentError(json);
   if (error) return convertTencentError(error, status);
   return {
-    message: text.trim().slice(0, 500) || `HTTP ${status}`,
+    message: excerpt || `HTTP ${status}`,
     type: '',
     code: '',
     kind: kindFromStatus(status),
