@@ -73,6 +73,18 @@ function LogDetail({
     [label('protocol'), log.inbound_protocol ? t(`logs.protocol.${log.inbound_protocol}`) : '—'],
     [label('stream'), log.is_stream ? t('logs.detail.yes') : t('logs.detail.no')],
     [label('elapsed'), t('logs.detail.milliseconds', { value: count(log.elapsed_time) })],
+    [
+      label('firstToken'),
+      log.first_token_ms > 0
+        ? t('logs.detail.milliseconds', { value: count(log.first_token_ms) })
+        : t('logs.detail.notMeasured'),
+    ],
+    [
+      label('attempts'),
+      log.retries.length
+        ? t('logs.detail.attemptsCount', { count: log.retries.length + 1, retries: log.retries.length })
+        : '1',
+    ],
     [label('requestId'), log.request_id ? <Code>{log.request_id}</Code> : '—'],
   ];
   return (
@@ -152,6 +164,17 @@ function LogDetail({
         <Text fw={600}>{label('request')}</Text>
         <Facts rows={request} />
       </Stack>
+      {log.retries.length > 0 && (
+        <Stack gap={4}>
+          <Text fw={600}>{label('retries')}</Text>
+          <Facts
+            rows={log.retries.map((retry, index): Fact => [
+              `${index + 1}. ${isAdmin ? t('logs.detail.retryChannel', { channel: retry.channel }) : ''}`,
+              retry.error || t('logs.detail.retryHidden'),
+            ])}
+          />
+        </Stack>
+      )}
       {log.content && (
         <Stack gap={4}>
           <Text fw={600}>{label('content')}</Text>

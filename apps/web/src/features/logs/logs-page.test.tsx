@@ -89,6 +89,11 @@ describe('log detail', () => {
     expect(value('Stream')).toBe('Yes');
     expect(value('Elapsed time')).toBe('1,234 ms');
     expect(value('Request ID')).toBe('req-abc123');
+    expect(value('Time to first byte')).toBe('412 ms');
+    expect(value('Attempts')).toBe('3 (retried on another channel 2 times)');
+    expect(within(drawer).getByText('Channels that failed first')).toBeInTheDocument();
+    expect(within(drawer).getByText('429 rate limited by the upstream')).toBeInTheDocument();
+    expect(within(drawer).getByText('upstream timed out')).toBeInTheDocument();
     // A user's own view does not name channels, as the table does not.
     expect(within(drawer).queryByText('Channel')).toBeNull();
   });
@@ -102,5 +107,8 @@ describe('log detail', () => {
     const drawer = await screen.findByRole('dialog', { name: 'Log entry' });
     expect(within(drawer).getByText(/written before the log itemised charges/)).toBeInTheDocument();
     expect(within(drawer).queryByTestId('log-charge-arithmetic')).toBeNull();
+    const value = (label: string) => within(drawer).getByText(label).closest('tr')!.lastChild!.textContent;
+    expect(value('Time to first byte')).toBe('not measured');
+    expect(value('Attempts')).toBe('1');
   });
 });

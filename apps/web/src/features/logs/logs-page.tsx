@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Badge, Group } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
@@ -22,7 +22,7 @@ import { LogDetailDrawer } from './log-detail-drawer';
 import { LogFilterForm } from './log-filter-form';
 import { defaultLogFilters, toLogQueryParams, type LogFilters } from './log-filters';
 import { buildLogsCsv, logCsvHeaders } from './logs-csv';
-import { listLogs, listLogsForExport, logKeys, logStatQueryOptions } from './logs-queries';
+import { listLogs, listLogsForExport, logKeys, logStatQueryOptions, type LogCursors } from './logs-queries';
 import { useLogColumns } from './logs-table';
 
 export default function LogsPage() {
@@ -36,10 +36,11 @@ export default function LogsPage() {
   const [filters, setFilters] = useState(initialFilters);
   const [shownLog, setShownLog] = useState<Log | null>(null);
   const params = useMemo(() => toLogQueryParams(filters, isAdmin), [filters, isAdmin]);
+  const cursors = useRef<LogCursors>(new Map());
 
   const list = usePagedList({
     queryKey: logKeys.list(isAdmin, params),
-    fetchPage: (page, signal) => listLogs(isAdmin, params, page, signal),
+    fetchPage: (page, signal) => listLogs(isAdmin, params, page, cursors.current, signal),
     keyword: '',
   });
   const stat = useQuery(logStatQueryOptions(isAdmin, params, status?.display_token_stat ?? false));

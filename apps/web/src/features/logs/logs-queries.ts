@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import { LOG_EXPORT_MAX_ROWS, type Log, type LogStat } from '@gatehouse/shared';
-import { api, type QueryParams } from '../../api/client';
+import { LOG_EXPORT_MAX_ROWS, type Log, type LogPageEnvelope, type LogStat } from '@gatehouse/shared';
+import { api, ApiError, showApiError, type QueryParams } from '../../api/client';
 
 /** Admins read everyone's log (with username and channel filters), others their own. */
 const base = (isAdmin: boolean) => (isAdmin ? '/api/log' : '/api/log/self');
@@ -11,8 +11,35 @@ export const logKeys = {
   stat: (isAdmin: boolean, params: QueryParams) => [...logKeys.all, 'stat', { isAdmin, ...params }] as const,
 };
 
-export const listLogs = (isAdmin: boolean, params: QueryParams, page: number, signal?: AbortSignal) =>
-  api.get<Log[]>(`${base(isAdmin)}/`, { params: { ...params, p: page }, signal });
+/**
+ * The cursor each page hands over, by filter and page: the list loads its pages in order, so page n + 1 is
+ * read after page n's last row by cursor (as fast as the first page however deep) instead of by offset.
+ */
+export type LogCursors = Map<string, string>;
+
+const cursorKey = (isAdmin: boolean, params: QueryParams, page: number) =>
+  `${JSON.stringify({ isAdmin, ...params })}#${page}`;
+
+export async function listLogs(
+  isAdmin: boolean,
+  params: QueryParams,
+  page: number,
+  cursors: LogCursors,
+  signal?: AbortSignal,
+): Promise<Log[]> {
+  const cursor = page > 0 ? cursors.get(cursorKey(isAdmin, params, page)) : undefined;
+  const envelope = (await api.request<Log[]>('GET', `${base(isAdmin)}/`, {
+    params: cursor ? { ...params, cursor } : { ...params, p: page },
+    signal,
+  })) as LogPageEnvelope<Log[]>;
+  if (!envelope.success) {
+    const error = new ApiError('failure', envelope.message, envelope.message, 200);
+    showApiError(error);
+    throw error;
+  }
+  if (envelope.next_cursor) cursors.set(cursorKey(isAdmin, params, page + 1), envelope.next_cursor);
+  return envelope.data ?? [];
+}
 
 /** The rows of a CSV export: the newest 10 000 of the filter. */
 export const listLogsForExport = (isAdmin: boolean, params: QueryParams) =>
