@@ -294,7 +294,7 @@ export const managementApiRoutes: readonly ApiRouteContract[] = [
     path: '/api/log',
     tag: 'logs',
     access: 'admin',
-    summary: 'Every consumption log, filtered',
+    summary: 'Every consumption log, filtered; paged by cursor (next_cursor) or by p and size',
     query: logQuerySchema,
   },
   {
@@ -302,7 +302,7 @@ export const managementApiRoutes: readonly ApiRouteContract[] = [
     path: '/api/log/self',
     tag: 'logs',
     access: 'user',
-    summary: 'Own consumption logs, filtered',
+    summary: 'Own consumption logs, filtered; paged by cursor (next_cursor) or by p and size',
     query: logQuerySchema,
   },
   {
@@ -335,6 +335,22 @@ export const managementApiRoutes: readonly ApiRouteContract[] = [
     summary:
       'Usage over time from the hourly or daily rollups: series, totals, top models and keys; channels with error rate and latency percentiles for admins; scope=all (everyone) for admins',
     query: dashboardQuerySchema,
+  },
+  {
+    method: 'GET',
+    path: '/api/log/export',
+    tag: 'logs',
+    access: 'admin',
+    summary: 'Every log the filters match as CSV, newest first, streamed in batches (any size)',
+    query: logQuerySchema,
+  },
+  {
+    method: 'GET',
+    path: '/api/log/self/export',
+    tag: 'logs',
+    access: 'user',
+    summary: 'Own logs the filters match as CSV, newest first, streamed in batches (any size)',
+    query: logQuerySchema,
   },
   {
     method: 'GET',
