@@ -1,4 +1,5 @@
 import type { AssistantMessage, ChatCompletion, FinishReason, ToolCall } from '../../canonical/chat';
+import { startGeminiAssistantParts } from '../../providers/gemini/convert-to-gemini-parts';
 import { decodeGeminiToolCallId } from '../../providers/gemini/gemini-tool-call-id';
 import type {
   GeminiCandidate,
@@ -55,13 +56,7 @@ export function convertToGeminiFunctionCall(call: Pick<ToolCall, 'id' | 'functio
  * Anthropic's redacted thinking means nothing to a Gemini client and is left out.
  */
 export function convertToGeminiParts(message: AssistantMessage): GeminiPart[] {
-  const parts: GeminiPart[] = [];
-  const content =
-    typeof message.content === 'string'
-      ? [{ type: 'text' as const, text: message.content }]
-      : message.content;
-  if (message.reasoning_content && !content?.some((part) => part.type === 'thinking'))
-    parts.push({ text: message.reasoning_content, thought: true });
+  const { content, parts } = startGeminiAssistantParts(message);
   let signature: string | undefined;
   const withSignature = (part: GeminiPart): GeminiPart => {
     if (!signature) return part;
@@ -69,7 +64,7 @@ export function convertToGeminiParts(message: AssistantMessage): GeminiPart[] {
     signature = undefined;
     return signed;
   };
-  for (const part of content ?? []) {
+  for (const part of content) {
     if (part.type === 'thinking' && part.thinking === '') signature = part.signature;
     else if (part.type === 'thinking')
       parts.push({

@@ -1,6 +1,11 @@
 import type { AssistantMessage, ChatMessage, ToolCall, ToolMessage } from '../../canonical/chat';
 import { UnsupportedOptionError } from '../../canonical/translation';
-import { convertToGeminiToolImage, convertToGeminiUserPart, GEMINI } from './convert-to-gemini-parts';
+import {
+  convertToGeminiToolImage,
+  convertToGeminiUserPart,
+  GEMINI,
+  startGeminiAssistantParts,
+} from './convert-to-gemini-parts';
 import { decodeGeminiToolCallId } from './gemini-tool-call-id';
 import type { GeminiContent, GeminiFunctionResponse, GeminiPart } from './gemini-wire-types';
 
@@ -41,15 +46,9 @@ function readArguments(call: ToolCall): Record<string, unknown> {
  * Anthropic's redacted thinking means nothing to Gemini and is left out.
  */
 function convertAssistant(message: AssistantMessage, isSignatureRequired: boolean): GeminiPart[] {
-  const parts: GeminiPart[] = [];
-  const content =
-    typeof message.content === 'string'
-      ? [{ type: 'text' as const, text: message.content }]
-      : message.content;
-  if (message.reasoning_content && !content?.some((part) => part.type === 'thinking'))
-    parts.push({ text: message.reasoning_content, thought: true });
+  const { content, parts } = startGeminiAssistantParts(message);
   let signature: string | undefined;
-  for (const part of content ?? []) {
+  for (const part of content) {
     if (part.type === 'thinking' && part.thinking === '') signature = part.signature;
     else if (part.type === 'thinking')
       parts.push({ text: part.thinking, thought: true, thoughtSignature: part.signature });

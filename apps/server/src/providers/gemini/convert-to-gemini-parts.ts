@@ -1,4 +1,9 @@
-import type { ImagePart, UserContentPart } from '../../canonical/chat';
+import type {
+  AssistantContentPart,
+  AssistantMessage,
+  ImagePart,
+  UserContentPart,
+} from '../../canonical/chat';
 import { UnsupportedOptionError } from '../../canonical/translation';
 import { audioMimeType, guessMimeTypeFromUrl, parseDataUrl } from './gemini-media';
 import type { GeminiBlob, GeminiPart } from './gemini-wire-types';
@@ -58,4 +63,23 @@ export function convertToGeminiToolImage(part: ImagePart): GeminiBlob {
     throw new UnsupportedOptionError(GEMINI, 'image URLs in tool results', 'send the image as a data: URL');
   }
   return inline;
+}
+
+/**
+ * The start of an assistant turn as Gemini parts: its content as a list (a string is one text part), and its
+ * reasoning_content as a leading thought part when no thinking part carries the reasoning already. Used both
+ * for requests to Gemini and for answers to Gemini clients.
+ */
+export function startGeminiAssistantParts(message: AssistantMessage): {
+  content: AssistantContentPart[];
+  parts: GeminiPart[];
+} {
+  const content =
+    typeof message.content === 'string'
+      ? [{ type: 'text' as const, text: message.content }]
+      : (message.content ?? []);
+  const parts: GeminiPart[] = [];
+  if (message.reasoning_content && !content.some((part) => part.type === 'thinking'))
+    parts.push({ text: message.reasoning_content, thought: true });
+  return { content, parts };
 }
