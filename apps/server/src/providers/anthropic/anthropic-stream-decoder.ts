@@ -15,6 +15,7 @@ import { TEXT_SEPARATOR } from './convert-anthropic-response';
 import { convertAnthropicUsage, convertToChatUsage, mergeAnthropicUsage } from './convert-anthropic-usage';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
 import { readAnthropicErrorObject } from './read-anthropic-error';
+import { readStreamTail } from '../shared/read-stream-tail';
 
 /** A tool_use block of the stream: its position among the tool calls, and whether its input has come. */
 interface ToolBlock {
@@ -168,13 +169,11 @@ export function createAnthropicStreamDecoder(): ChatStreamDecoder {
   return {
     push: (bytes) => readAll(splitter.push(bytes)),
     end() {
-      let chunks: ChatChunk[] = [];
-      try {
-        chunks = readAll(splitter.end());
-      } catch (error) {
-        // The half event of a cut stream is no news: the cut is.
-        if (isStopped || error instanceof AnthropicReportedError) throw error;
-      }
+      const chunks = readStreamTail(
+        () => readAll(splitter.end()),
+        () => isStopped,
+        (error) => error instanceof AnthropicReportedError,
+      );
       if (reportedError) throw reportedError;
       if (!isStopped) {
         throw new UpstreamFormatError(

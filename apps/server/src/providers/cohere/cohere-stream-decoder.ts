@@ -10,6 +10,7 @@ import { CohereReportedError } from './cohere-reported-error';
 import type { CohereStreamEvent } from './cohere-wire-types';
 import { convertCohereUsage } from './convert-cohere-usage';
 import { mapCohereFinishReason } from './map-cohere-finish-reason';
+import { readStreamTail } from '../shared/read-stream-tail';
 
 function parseEvent(data: string): CohereStreamEvent | null {
   if (data.trim() === '[DONE]') return null;
@@ -103,13 +104,11 @@ export function createCohereStreamDecoder(): ChatStreamDecoder {
   return {
     push: (bytes) => readAll(splitter.push(bytes)),
     end() {
-      let chunks: ChatChunk[] = [];
-      try {
-        chunks = readAll(splitter.end());
-      } catch (error) {
-        // The half event of a cut stream is no news: the cut is.
-        if (isEnded || error instanceof CohereReportedError) throw error;
-      }
+      const chunks = readStreamTail(
+        () => readAll(splitter.end()),
+        () => isEnded,
+        (error) => error instanceof CohereReportedError,
+      );
       failures.throwPending();
       if (!isEnded) {
         throw new UpstreamFormatError(

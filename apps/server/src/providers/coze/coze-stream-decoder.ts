@@ -8,6 +8,7 @@ import { deltaChunk, finishChunks, type ChunkHead } from '../shared/stream-chunk
 import { CozeReportedError } from './coze-reported-error';
 import type { CozeChat, CozeChatMessage, CozeError } from './coze-wire-types';
 import { convertCozeUsage } from './convert-coze-usage';
+import { readStreamTail } from '../shared/read-stream-tail';
 
 function parseData<T>(event: SseEvent): T {
   try {
@@ -120,13 +121,11 @@ export function createCozeStreamDecoder(): ChatStreamDecoder {
     push,
     end() {
       if (mode === 'json') throw readRefusal(Buffer.from(jsonText, 'latin1').toString('utf8'));
-      let chunks: ChatChunk[] = [];
-      try {
-        chunks = readAll(splitter.endEvents());
-      } catch (error) {
-        // The half event of a cut stream is no news: the cut is.
-        if (isCompleted || error instanceof CozeReportedError) throw error;
-      }
+      const chunks = readStreamTail(
+        () => readAll(splitter.endEvents()),
+        () => isCompleted,
+        (error) => error instanceof CozeReportedError,
+      );
       failures.throwPending();
       if (!isCompleted) {
         throw new UpstreamFormatError(
