@@ -157,7 +157,13 @@ describe('bad cursors', () => {
     const test = await createTestApp();
     cleanups.unshift(test.close);
     const alice = await createUserSession(test);
-    for (const cursor of ['nonsense!', 'MTIz', Buffer.from('1:2:3').toString('base64url'), 'x'.repeat(300)]) {
+    for (const cursor of [
+      'nonsense!',
+      'MTIz',
+      Buffer.from('1:2:3').toString('base64url'),
+      Buffer.from('1700000000:1099511627776').toString('base64url'),
+      'x'.repeat(300),
+    ]) {
       const { status, body } = await page(test, alice, `/api/log/self/?cursor=${encodeURIComponent(cursor)}`);
       expect(status, cursor).toBe(cursor.length > 200 ? 200 : 400);
       expect(body.success).toBe(false);

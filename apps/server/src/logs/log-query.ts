@@ -1,4 +1,11 @@
-import { LOG_EXPORT_MAX_ROWS, LogType, type Log, type LogQuery, type LogRetry } from '@gatehouse/shared';
+import {
+  LOG_EXPORT_MAX_ROWS,
+  LogType,
+  MAX_ROW_ID,
+  type Log,
+  type LogQuery,
+  type LogRetry,
+} from '@gatehouse/shared';
 import type { SelectQueryBuilder } from 'kysely';
 import { readPage, type Page } from '../db/paging';
 import { HttpError } from '../http/envelope';
@@ -46,7 +53,8 @@ export function decodeLogCursor(text: string): LogCursor {
   const match = /^(\d{1,15}):(\d{1,15})$/.exec(
     /^[A-Za-z0-9_-]+$/.test(text) ? Buffer.from(text, 'base64url').toString('latin1') : '',
   );
-  if (!match) {
+  // An id no row can have would fail the query on PostgreSQL and MySQL (32-bit ids): refused like any other.
+  if (!match || Number(match[2]) > MAX_ROW_ID) {
     throw new HttpError(400, 'cursor is not one this list gave: pass the next_cursor of the previous page');
   }
   return { createdAt: Number(match[1]), id: Number(match[2]) };
@@ -121,12 +129,20 @@ export function toLog(row: LogRow): Log {
     cache_read_tokens: row.cache_read_tokens,
     cache_write_tokens: row.cache_write_tokens,
     reasoning_tokens: row.reasoning_tokens,
+    audio_input_tokens: row.audio_input_tokens,
+    image_input_tokens: row.image_input_tokens,
+    audio_output_tokens: row.audio_output_tokens,
+    image_output_tokens: row.image_output_tokens,
     inbound_protocol: row.inbound_protocol,
     // PostgreSQL's driver answers double precision as numbers, MySQL's may as text.
     model_ratio: Number(row.model_ratio),
     completion_ratio: Number(row.completion_ratio),
     cache_read_ratio: Number(row.cache_read_ratio),
     cache_write_ratio: Number(row.cache_write_ratio),
+    audio_input_ratio: Number(row.audio_input_ratio),
+    image_input_ratio: Number(row.image_input_ratio),
+    audio_output_ratio: Number(row.audio_output_ratio),
+    image_output_ratio: Number(row.image_output_ratio),
     group_ratio: Number(row.group_ratio),
     call_price: Number(row.call_price),
     first_token_ms: row.first_token_ms,
