@@ -1,0 +1,66 @@
+import { existsSync } from 'node:fs';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import Sqlite from 'libsql';
+
+/** A one-api or new-api database, read only: rows come back as plain records. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type SourceDb = Kysely<any>;
+export type SourceRow = Record<string, unknown>;
+
+export type SourceKind = 'postgres' | 'mysql' | 'sqlite';
+
+export function sourceKindOf(from: string): SourceKind {
+  if (/^postgres(ql)?:\/\//i.test(from)) return 'postgres';
+  if (/^mysql:\/\//i.test(from)) return 'mysql';
+  return 'sqlite';
+}
+
+/** Opens the source named by a DSN (postgres://, mysql://) or the path of a SQLite file; never creates one. */
+export async function openSource(from: string): Promise<SourceDb> {
+  const kind = sourceKindOf(from);
+  if (kind === 'postgres') {
+    const { default: pg } = await import('pg');
+    pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+    return new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: from, max: 2 }) }) });
+  }
+  if (kind === 'mysql') {
+    const { createPool } = await import('mysql2');
+    return new Kysely({
+      dialect: new MysqlDialect({
+        pool: createPool({ uri: from, connectionLimit: 2, supportBigNumbers: true, bigNumberStrings: false }),
+      }),
+    });
+  }
+  if (!existsSync(from)) throw new Error(`--from: no such SQLite file: ${from}`);
+  const database = new Sqlite(from, { readonly: true });
+  return new Kysely({ dialect: new SqliteDialect({ database }) });
+}
+
+/** The source's tables and their columns, names lower-cased. */
+export async function readSourceLayout(source: SourceDb): Promise<Map<string, Set<string>>> {
+  const tables = await source.introspection.getTables();
+  const layout = new Map<string, Set<string>>();
+  for (const table of tables) {
+    if (table.schema && !['public', 'main'].includes(table.schema) && table.schema !== undefined) {
+      // PostgreSQL lists every schema; one-api writes to the connection's default one (public)
+      if (table.schema !== 'public') continue;
+    }
+    layout.set(table.name.toLowerCase(), new Set(table.columns.map((column) => column.name.toLowerCase())));
+  }
+  return layout;
+}
+
+/** All rows of a table, in id order when it has one. */
+export async function readRows(source: SourceDb, table: string, hasId: boolean): Promise<SourceRow[]> {
+  const query = source.selectFrom(table).selectAll();
+  const rows = hasId ? await query.orderBy('id').execute() : await query.execute();
+  return rows as SourceRow[];
+}
+
+export async function countRows(source: SourceDb, table: string): Promise<number> {
+  const row = await source
+    .selectFrom(table)
+    .select(sql<number>`count(*)`.as('n'))
+    .executeTakeFirst();
+  return Number((row as { n?: unknown } | undefined)?.n ?? 0);
+}
