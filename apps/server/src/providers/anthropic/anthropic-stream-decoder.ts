@@ -16,6 +16,7 @@ import { convertAnthropicUsage, convertToChatUsage, mergeAnthropicUsage } from '
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason';
 import { readAnthropicErrorObject } from './read-anthropic-error';
 import { readStreamTail } from '../shared/read-stream-tail';
+import { incompleteStreamError } from '../shared/incomplete-stream-error';
 
 /** A tool_use block of the stream: its position among the tool calls, and whether its input has come. */
 interface ToolBlock {
@@ -176,9 +177,7 @@ export function createAnthropicStreamDecoder(): ChatStreamDecoder {
       );
       if (reportedError) throw reportedError;
       if (!isStopped) {
-        throw new UpstreamFormatError(
-          isStarted ? 'the Anthropic stream ended before message_stop' : 'the Anthropic stream was empty',
-        );
+        throw incompleteStreamError('Anthropic', isStarted, 'message_stop');
       }
       return chunks;
     },

@@ -1,7 +1,7 @@
 import type { ChatChunk, ChatDelta } from '../../canonical/chat';
 import { completionToChunks } from '../../canonical/completion-text';
 import { convertToChatUsage } from '../../canonical/convert-token-usage';
-import { UpstreamFormatError, type ChatStreamDecoder, type TokenUsage } from '../../canonical/translation';
+import type { ChatStreamDecoder, TokenUsage } from '../../canonical/translation';
 import { SseEventSplitter } from '../../relay/sse-event-splitter';
 import { ChunksBeforeFailure } from '../shared/chunks-before-failure';
 import { JsonOrEventBody } from '../shared/json-or-event-body';
@@ -12,6 +12,7 @@ import { BAIDU, type BaiduChatResponse } from './baidu-wire-types';
 import { convertBaiduUsage } from './convert-baidu-usage';
 import { parseBaiduObject, readBaiduResponse, toBaiduToolCall } from './convert-baidu-response';
 import { mapBaiduFinishReason } from './map-baidu-finish-reason';
+import { incompleteStreamError } from '../shared/incomplete-stream-error';
 
 /**
  * Decodes ERNIE's stream (`data: {…, "result": "<new text>", "is_end": false, "usage": {…}}` events,
@@ -76,9 +77,7 @@ export function createBaiduStreamDecoder(): ChatStreamDecoder {
       const chunks = readAll(splitter.end());
       failures.throwPending();
       if (!isEnded && !isOpenAI) {
-        throw new UpstreamFormatError(
-          isStarted ? `the ${BAIDU} stream ended before is_end` : `the ${BAIDU} stream was empty`,
-        );
+        throw incompleteStreamError(BAIDU, isStarted, 'is_end');
       }
       return chunks;
     },

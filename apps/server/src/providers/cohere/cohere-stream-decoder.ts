@@ -11,6 +11,7 @@ import type { CohereStreamEvent } from './cohere-wire-types';
 import { convertCohereUsage } from './convert-cohere-usage';
 import { mapCohereFinishReason } from './map-cohere-finish-reason';
 import { readStreamTail } from '../shared/read-stream-tail';
+import { incompleteStreamError } from '../shared/incomplete-stream-error';
 
 function parseEvent(data: string): CohereStreamEvent | null {
   if (data.trim() === '[DONE]') return null;
@@ -111,9 +112,7 @@ export function createCohereStreamDecoder(): ChatStreamDecoder {
       );
       failures.throwPending();
       if (!isEnded) {
-        throw new UpstreamFormatError(
-          isStarted ? 'the Cohere stream ended before message-end' : 'the Cohere stream was empty',
-        );
+        throw incompleteStreamError('Cohere', isStarted, 'message-end');
       }
       return chunks;
     },

@@ -9,6 +9,7 @@ import { CozeReportedError } from './coze-reported-error';
 import type { CozeChat, CozeChatMessage, CozeError } from './coze-wire-types';
 import { convertCozeUsage } from './convert-coze-usage';
 import { readStreamTail } from '../shared/read-stream-tail';
+import { incompleteStreamError } from '../shared/incomplete-stream-error';
 
 function parseData<T>(event: SseEvent): T {
   try {
@@ -128,9 +129,7 @@ export function createCozeStreamDecoder(): ChatStreamDecoder {
       );
       failures.throwPending();
       if (!isCompleted) {
-        throw new UpstreamFormatError(
-          isStarted ? 'the Coze stream ended before the chat completed' : 'the Coze stream was empty',
-        );
+        throw incompleteStreamError('Coze', isStarted, 'the chat completed');
       }
       return chunks;
     },

@@ -1,12 +1,7 @@
 import type { ChatChunk, ChatDelta, ToolCallDelta } from '../../canonical/chat';
 import { completionToChunks } from '../../canonical/completion-text';
 import { convertToChatUsage } from '../../canonical/convert-token-usage';
-import {
-  UpstreamFormatError,
-  UpstreamReportedError,
-  type ChatStreamDecoder,
-  type TokenUsage,
-} from '../../canonical/translation';
+import { UpstreamReportedError, type ChatStreamDecoder, type TokenUsage } from '../../canonical/translation';
 import { SseEventSplitter } from '../../relay/sse-event-splitter';
 import type { SseEvent } from '../provider-types';
 import { ChunksBeforeFailure } from '../shared/chunks-before-failure';
@@ -18,6 +13,7 @@ import { dashScopeText, parseDashScopeObject, readDashScopeResponse } from './co
 import { DASHSCOPE, type DashScopeResponse, type DashScopeToolCall } from './dashscope-wire-types';
 import { mapDashScopeFinishReason } from './map-dashscope-finish-reason';
 import { readDashScopeErrorObject } from './read-dashscope-error';
+import { incompleteStreamError } from '../shared/incomplete-stream-error';
 
 /** DashScope puts the status of each event in a comment line, `:HTTP_STATUS/400`. */
 function statusOf(event: SseEvent): number {
@@ -111,11 +107,7 @@ export function createDashScopeStreamDecoder(): ChatStreamDecoder {
       const chunks = readAll(splitter.endEvents());
       failures.throwPending();
       if (!isFinished) {
-        throw new UpstreamFormatError(
-          isStarted
-            ? `the ${DASHSCOPE} stream ended before its finish reason`
-            : `the ${DASHSCOPE} stream was empty`,
-        );
+        throw incompleteStreamError(DASHSCOPE, isStarted, 'its finish reason');
       }
       return chunks;
     },

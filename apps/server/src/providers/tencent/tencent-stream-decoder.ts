@@ -17,6 +17,7 @@ import { convertTencentUsage } from './convert-tencent-usage';
 import { mapTencentFinishReason } from './map-tencent-finish-reason';
 import { convertTencentError, findTencentError } from './read-tencent-error';
 import { TENCENT, type HunyuanChatResponse, type HunyuanToolCall } from './tencent-wire-types';
+import { incompleteStreamError } from '../shared/incomplete-stream-error';
 
 function parseEvent(data: string): HunyuanChatResponse {
   let parsed: unknown;
@@ -108,11 +109,7 @@ export function createTencentStreamDecoder(): ChatStreamDecoder {
       const chunks = readAll(splitter.end());
       failures.throwPending();
       if (!isFinished) {
-        throw new UpstreamFormatError(
-          isStarted
-            ? `the ${TENCENT} stream ended before its finish reason`
-            : `the ${TENCENT} stream was empty`,
-        );
+        throw incompleteStreamError(TENCENT, isStarted, 'its finish reason');
       }
       return chunks;
     },
