@@ -51,7 +51,12 @@ async function createPostgresDialect(dsn: string): Promise<Dialect> {
   const { default: pg } = await import('pg');
   // bigint columns hold quotas and timestamps, far below 2^53: read them as numbers, not strings.
   pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
-  return new PostgresDialect({ pool: new pg.Pool({ connectionString: dsn, max: 10 }) });
+  const pool = new pg.Pool({ connectionString: dsn, max: 10 });
+  // An idle connection that the server drops (PostgreSQL restarted, a failover) emits 'error' on the pool;
+  // unheard, that would end the process. The pool opens a new connection for the next query instead, and
+  // queries made while the database is away fail on their own (the ledger retries its settlements).
+  pool.on('error', (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
+  return new PostgresDialect({ pool });
 }
 
 async function createMysqlDialect(dsn: string): Promise<Dialect> {
