@@ -56,7 +56,10 @@ export class ReservationKeeper {
 
   /** Releases what crashed servers left; throws ReservationRecordsError on records it must not guess at. */
   async recoverAtStart(): Promise<void> {
-    const released = await releaseAbandonedReservations(this.db, this.nodeId);
+    const released = await releaseAbandonedReservations(this.db, this.nodeId).catch((error: unknown) => {
+      if (!(error instanceof ReservationRecordsError)) throw error;
+      throw new ReservationRecordsError(`The server will not start: ${error.message}`);
+    });
     if (released > 0) this.log.info(`released ${released} quota reservations left by a stopped server`);
   }
 
