@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ChatRequest } from '../canonical/chat';
-import { computeReservation, computeTokenCost } from '../billing/quota-cost';
-import { createTokenEstimator } from '../billing/token-counter';
+import { computeTokenCost } from '../billing/quota-cost';
 import { openAIChatCodec } from '../protocols/openai-chat/openai-chat-codec';
 import {
   checkOptionalBoolean,
@@ -15,6 +14,7 @@ import { createSettlementCounter, type BilledUsage } from './relay-job';
 import { requireModel, type RelayJsonBody } from './relay-request';
 import type { RelayRuntime } from './relay-runtime';
 import { runRelay } from './relay-story';
+import { reserveForInput } from './reserve-for-input';
 
 /** OpenAI's legacy completions default to 16 tokens when max_tokens is absent. */
 const COMPLETIONS_DEFAULT_MAX_TOKENS = 16;
@@ -41,7 +41,6 @@ export async function relayCompletions(
   request: FastifyRequest<{ Body: RelayJsonBody }>,
   reply: FastifyReply,
 ): Promise<void> {
-  const { options } = runtime.context;
   const { value: body, raw } = request.body;
   const model = requireModel(body);
   checkCompletionsRequest(body);
@@ -62,13 +61,7 @@ export async function relayCompletions(
     endpoint: 'completions',
     model,
     isStream,
-    reserve: (job) =>
-      computeReservation(
-        job.pricing,
-        options.getNumber('PreConsumedQuota'),
-        createTokenEstimator(model).input(body.prompt),
-        maxTokens * choices,
-      ),
+    reserve: (job) => reserveForInput(job, body.prompt, maxTokens * choices),
     // runAttempts only calls with an adapter that has the capability.
     attempt: (job, adapter) => attemptPassThrough(job, adapter, call, adapter.completions!),
     async bill(job, delivered): Promise<BilledUsage> {

@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { computeReservation, computeTokenCost } from '../billing/quota-cost';
-import { createTokenEstimator } from '../billing/token-counter';
+import { computeTokenCost } from '../billing/quota-cost';
 import { invalidType, missingParameter } from '../protocols/openai-chat/openai-request-fields';
 import { buildChannelRequest } from './build-upstream-request';
 import { callChannel } from './relay-attempts';
@@ -10,6 +9,7 @@ import { createSettlementCounter, upstreamModelOf, type RelayJob } from './relay
 import { readOptionalString, requireModel, type RelayJsonBody } from './relay-request';
 import type { RelayRuntime } from './relay-runtime';
 import { runRelay } from './relay-story';
+import { reserveForInput } from './reserve-for-input';
 
 /** OpenAI's moderation endpoint picks this model when the request names none. */
 const DEFAULT_MODERATION_MODEL = 'omni-moderation-latest';
@@ -43,7 +43,6 @@ export async function relayEmbeddings(
   reply: FastifyReply,
   endpoint: 'embeddings' | 'moderations',
 ): Promise<void> {
-  const { options } = runtime.context;
   const { value: body, raw } = request.body;
   const model =
     endpoint === 'moderations'
@@ -59,13 +58,7 @@ export async function relayEmbeddings(
     endpoint,
     model,
     isStream: false,
-    reserve: (job) =>
-      computeReservation(
-        job.pricing,
-        options.getNumber('PreConsumedQuota'),
-        createTokenEstimator(model).input(body.input),
-        0,
-      ),
+    reserve: (job) => reserveForInput(job, body.input, 0),
     async attempt(job, adapter) {
       // runAttempts only calls with an adapter that has the capability.
       const capability = adapter[endpoint]!;

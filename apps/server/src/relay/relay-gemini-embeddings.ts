@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { computeReservation, computeTokenCost } from '../billing/quota-cost';
-import { createTokenEstimator } from '../billing/token-counter';
+import { computeTokenCost } from '../billing/quota-cost';
 import { UpstreamFormatError } from '../canonical/translation';
 import {
   convertGeminiEmbedRequest,
@@ -13,6 +12,7 @@ import { createSettlementCounter, upstreamModelOf } from './relay-job';
 import type { RelayJsonBody } from './relay-request';
 import type { RelayRuntime } from './relay-runtime';
 import { runRelay } from './relay-story';
+import { reserveForInput } from './reserve-for-input';
 
 /**
  * POST /v1beta/models/{model}:embedContent and :batchEmbedContents for Gemini clients, on any channel that
@@ -26,7 +26,6 @@ export async function relayGeminiEmbeddings(
   reply: FastifyReply,
   target: { model: string; isBatch: boolean },
 ): Promise<void> {
-  const { options } = runtime.context;
   const { model, isBatch } = target;
   const embedding = convertGeminiEmbedRequest(request.body.value, model, isBatch);
   await runRelay(runtime, request, reply, {
@@ -34,13 +33,7 @@ export async function relayGeminiEmbeddings(
     inboundProtocol: 'gemini',
     model,
     isStream: false,
-    reserve: (job) =>
-      computeReservation(
-        job.pricing,
-        options.getNumber('PreConsumedQuota'),
-        createTokenEstimator(model).input(embedding.input),
-        0,
-      ),
+    reserve: (job) => reserveForInput(job, embedding.input, 0),
     async attempt(job, adapter) {
       const prepared = await prepareChannelCredentials(runtime, job.channel, adapter);
       if (!prepared.ok) return prepared;
