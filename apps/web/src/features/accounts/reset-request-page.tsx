@@ -1,12 +1,11 @@
 import { useState } from 'react';
-import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Stack, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { emailSchema } from '@gatehouse/shared';
 import { useBranding } from '../../api/status';
 import { showSuccess } from '../../api/toast';
-import { AuthCard } from '../auth/auth-card';
+import { AuthCard, AuthCardLink } from '../auth/auth-card';
 import { requestPasswordReset } from './accounts-api';
 import { useCooldown } from './use-cooldown';
 import { useTurnstile } from './use-turnstile';
@@ -45,12 +44,11 @@ export default function ResetRequestPage() {
       title={t('accounts.reset.title')}
       subtitle={t('accounts.reset.subtitle', { systemName })}
       footer={
-        <Text size="sm" c="dimmed">
-          {t('accounts.reset.remembered')}{' '}
-          <Anchor component={Link} to="/login" size="sm">
-            {t('auth.register.loginLink')}
-          </Anchor>
-        </Text>
+        <AuthCardLink
+          prompt={t('accounts.reset.remembered')}
+          to="/login"
+          label={t('auth.register.loginLink')}
+        />
       }
     >
       <form

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Center, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Center, Paper, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
 
 interface AuthCardProps {
   title: string;
@@ -33,5 +34,24 @@ export function AuthCard({ title, subtitle, children, footer }: AuthCardProps) {
         )}
       </Stack>
     </Center>
+  );
+}
+
+interface AuthCardLinkProps {
+  /** the question before the link ("No account yet?") */
+  prompt: string;
+  to: string;
+  label: string;
+}
+
+/** One line of the card's footer: a question and the page that answers it. */
+export function AuthCardLink({ prompt, to, label }: AuthCardLinkProps) {
+  return (
+    <Text size="sm" c="dimmed">
+      {prompt}{' '}
+      <Anchor component={Link} to={to} size="sm">
+        {label}
+      </Anchor>
+    </Text>
   );
 }

@@ -1,9 +1,9 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { isTwoFactorChallenge } from '@gatehouse/shared';
 import { forgetUserQueries, setStoredUser } from '../../api/session';
@@ -11,7 +11,7 @@ import { useBranding, useStatus } from '../../api/status';
 import { showSuccess, showWarning } from '../../api/toast';
 import { translateError } from '../../components/translate-error';
 import { DEFAULT_ROOT_PASSWORD, DEFAULT_ROOT_USERNAME, login } from './auth-api';
-import { AuthCard } from './auth-card';
+import { AuthCard, AuthCardLink } from './auth-card';
 import { loginFormSchema, type LoginFormValues } from './login-form-schema';
 import { useCompleteLogin, useOAuthLogin } from '../accounts/use-oauth-login';
 import { OAuthButtons } from './oauth-buttons';
@@ -61,18 +61,16 @@ export default function LoginPage() {
       subtitle={t('auth.login.subtitle', { systemName })}
       footer={
         <>
-          <Text size="sm" c="dimmed">
-            {t('auth.login.forgotPassword')}{' '}
-            <Anchor component={Link} to="/reset" size="sm">
-              {t('auth.login.resetLink')}
-            </Anchor>
-          </Text>
-          <Text size="sm" c="dimmed">
-            {t('auth.login.noAccount')}{' '}
-            <Anchor component={Link} to="/register" size="sm">
-              {t('auth.login.registerLink')}
-            </Anchor>
-          </Text>
+          <AuthCardLink
+            prompt={t('auth.login.forgotPassword')}
+            to="/reset"
+            label={t('auth.login.resetLink')}
+          />
+          <AuthCardLink
+            prompt={t('auth.login.noAccount')}
+            to="/register"
+            label={t('auth.login.registerLink')}
+          />
         </>
       }
     >

@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
-import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { StorageKey } from '../../api/storage';
 import { useBranding, useStatus } from '../../api/status';
@@ -12,7 +12,7 @@ import { translateError } from '../../components/translate-error';
 import { SendCodeButton, useVerificationCodeSender } from '../accounts/send-code-button';
 import { useTurnstile } from '../accounts/use-turnstile';
 import { register as registerUser } from './auth-api';
-import { AuthCard } from './auth-card';
+import { AuthCard, AuthCardLink } from './auth-card';
 import { registerFormSchema, type RegisterFormValues } from './register-form-schema';
 
 export default function RegisterPage() {
@@ -60,12 +60,11 @@ export default function RegisterPage() {
       title={t('auth.register.title')}
       subtitle={t('auth.register.subtitle', { systemName })}
       footer={
-        <Text size="sm" c="dimmed">
-          {t('auth.register.haveAccount')}{' '}
-          <Anchor component={Link} to="/login" size="sm">
-            {t('auth.register.loginLink')}
-          </Anchor>
-        </Text>
+        <AuthCardLink
+          prompt={t('auth.register.haveAccount')}
+          to="/login"
+          label={t('auth.register.loginLink')}
+        />
       }
     >
       <form onSubmit={handleSubmit(submit)} noValidate>
