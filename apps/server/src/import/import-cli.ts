@@ -48,8 +48,12 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof ImportRefusedError || error instanceof ConfigError) console.error(`Refused: ${error.message}`);
-    else console.error(`Import failed, nothing was written: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof ImportRefusedError || error instanceof ConfigError)
+      console.error(`Refused: ${error.message}`);
+    else
+      console.error(
+        `Import failed, nothing was written: ${error instanceof Error ? error.message : String(error)}`,
+      );
     process.exit(1);
   },
 );

@@ -154,7 +154,8 @@ export async function importOneApi(
     skipped: [],
     notes: [],
   };
-  const count = (table: string): TableCount => (report.tables[table] ??= { read: 0, imported: 0, skipped: 0 });
+  const count = (table: string): TableCount =>
+    (report.tables[table] ??= { read: 0, imported: 0, skipped: 0 });
   const skip = (table: string, line: string) => {
     count(table).skipped += 1;
     report.skipped.push(`${table}: ${line}`);
@@ -170,7 +171,16 @@ export async function importOneApi(
       const userIds = new Map<number, number>();
       const taken = await db
         .selectFrom('users')
-        .select(['username', 'aff_code', 'access_token', 'role', 'github_id', 'wechat_id', 'lark_id', 'oidc_id'])
+        .select([
+          'username',
+          'aff_code',
+          'access_token',
+          'role',
+          'github_id',
+          'wechat_id',
+          'lark_id',
+          'oidc_id',
+        ])
         .execute();
       const usernames = new Set(taken.map((row) => row.username));
       const affCodes = new Set(taken.map((row) => row.aff_code));
@@ -202,17 +212,22 @@ export async function importOneApi(
         let affCode = text(user.aff_code);
         if (affCode === '' || affCodes.has(affCode)) {
           const fresh = randomText(4);
-          if (affCode !== '') report.notes.push(`user ${username}: invite code ${affCode} is taken here; new code ${fresh}`);
+          if (affCode !== '')
+            report.notes.push(`user ${username}: invite code ${affCode} is taken here; new code ${fresh}`);
           affCode = fresh;
         }
         let accessToken: string | null = text(user.access_token) || null;
         if (accessToken && accessTokens.has(accessToken)) {
-          report.notes.push(`user ${username}: the system access token is taken here and was not carried over`);
+          report.notes.push(
+            `user ${username}: the system access token is taken here and was not carried over`,
+          );
           accessToken = null;
         }
         let role = num(user.role) || Role.common;
         if (role >= Role.root && hasRoot) {
-          report.notes.push(`user ${username}: root in the source, imported as admin (this server has its root)`);
+          report.notes.push(
+            `user ${username}: root in the source, imported as admin (this server has its root)`,
+          );
           role = Role.admin;
         }
         if (role >= Role.root) hasRoot = true;
@@ -221,7 +236,9 @@ export async function importOneApi(
           const value = text(user[column]);
           if (value === '') continue;
           if (identities[column].has(value)) {
-            report.notes.push(`user ${username}: ${column} ${value} is bound to another user here and was not carried over`);
+            report.notes.push(
+              `user ${username}: ${column} ${value} is bound to another user here and was not carried over`,
+            );
             continue;
           }
           identities[column].add(value);
@@ -264,7 +281,8 @@ export async function importOneApi(
       }
       for (const [username, inviter] of inviters) {
         const ours = userIds.get(inviter);
-        if (ours) await db.updateTable('users').set({ inviter_id: ours }).where('username', '=', username).execute();
+        if (ours)
+          await db.updateTable('users').set({ inviter_id: ours }).where('username', '=', username).execute();
       }
 
       // tokens
@@ -277,7 +295,8 @@ export async function importOneApi(
         const owner = userIds.get(num(token.user_id));
         if (isDeleted(token)) skip('tokens', `${label}: deleted in the source`);
         else if (!owner) skip('tokens', `${label}: its user #${token.user_id} was not imported`);
-        else if (key === '' || key.length > 64) skip('tokens', `${label}: the key is empty or longer than 64 characters`);
+        else if (key === '' || key.length > 64)
+          skip('tokens', `${label}: the key is empty or longer than 64 characters`);
         else if (keys.has(key)) skip('tokens', `${label}: the key sk-${key.slice(0, 4)}… exists here`);
         else {
           const models = has('tokens', 'model_limits')
@@ -285,9 +304,13 @@ export async function importOneApi(
               ? text(token.model_limits)
               : ''
             : text(token.models);
-          const subnet = has('tokens', 'allow_ips') ? allowIpsToSubnets(text(token.allow_ips)) : text(token.subnet);
+          const subnet = has('tokens', 'allow_ips')
+            ? allowIpsToSubnets(text(token.allow_ips))
+            : text(token.subnet);
           if (text(token.group) !== '') {
-            report.notes.push(`key ${label}: group ${text(token.group)} not carried over (keys use their user's groups)`);
+            report.notes.push(
+              `key ${label}: group ${text(token.group)} not carried over (keys use their user's groups)`,
+            );
           }
           await db
             .insertInto('tokens')
@@ -298,7 +321,10 @@ export async function importOneApi(
               name: text(token.name).slice(0, 64),
               created_time: num(token.created_time),
               accessed_time: num(token.accessed_time),
-              expired_time: token.expired_time === null || token.expired_time === undefined ? -1 : num(token.expired_time),
+              expired_time:
+                token.expired_time === null || token.expired_time === undefined
+                  ? -1
+                  : num(token.expired_time),
               remain_quota: num(token.remain_quota),
               unlimited_quota: flag(token.unlimited_quota),
               used_quota: num(token.used_quota),
@@ -314,7 +340,13 @@ export async function importOneApi(
       // channels, and abilities rebuilt from them
       await options.onTable?.('channels');
       const channelIds = new Map<number, number>();
-      const newApiExtras = ['setting', 'settings', 'param_override', 'header_override', 'status_code_mapping'];
+      const newApiExtras = [
+        'setting',
+        'settings',
+        'param_override',
+        'header_override',
+        'status_code_mapping',
+      ];
       for (const channel of await readRows(source, 'channels', true)) {
         count('channels').read += 1;
         const label = `#${channel.id} ${text(channel.name)}`;
@@ -323,7 +355,9 @@ export async function importOneApi(
           skip('channels', `${label}: ${product} channel type ${channel.type} has no counterpart here`);
           continue;
         }
-        const extras = newApiExtras.filter((column) => text(channel[column]) !== '' && text(channel[column]) !== '{}');
+        const extras = newApiExtras.filter(
+          (column) => text(channel[column]) !== '' && text(channel[column]) !== '{}',
+        );
         if (extras.length > 0) report.notes.push(`channel ${label}: ${extras.join(', ')} not carried over`);
         const values = {
           type,
@@ -370,13 +404,16 @@ export async function importOneApi(
 
       // redemptions
       await options.onTable?.('redemptions');
-      const codes = new Set((await db.selectFrom('redemptions').select('key').execute()).map((row) => row.key));
+      const codes = new Set(
+        (await db.selectFrom('redemptions').select('key').execute()).map((row) => row.key),
+      );
       for (const code of await readRows(source, 'redemptions', true)) {
         count('redemptions').read += 1;
         const key = text(code.key);
         const label = `#${code.id} ${text(code.name)}`;
         if (isDeleted(code)) skip('redemptions', `${label}: deleted in the source`);
-        else if (key === '' || key.length > 64) skip('redemptions', `${label}: the code is empty or too long`);
+        else if (key === '' || key.length > 64)
+          skip('redemptions', `${label}: the code is empty or too long`);
         else if (codes.has(key)) skip('redemptions', `${label}: the code exists here`);
         else {
           await db
@@ -407,8 +444,13 @@ export async function importOneApi(
           continue;
         }
         const value = text(option.value);
-        const updated = await db.updateTable('options').set({ value }).where('key', '=', key).executeTakeFirst();
-        if (Number(updated.numUpdatedRows) === 0) await db.insertInto('options').values({ key, value }).execute();
+        const updated = await db
+          .updateTable('options')
+          .set({ value })
+          .where('key', '=', key)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) === 0)
+          await db.insertInto('options').values({ key, value }).execute();
         count('options').imported += 1;
       }
 
@@ -444,7 +486,9 @@ export async function importOneApi(
         }
         await flush();
       } else if (layout.has('logs')) {
-        report.notes.push(`logs: ${await countRows(source, 'logs')} rows left in the source (pass --with-logs to copy them)`);
+        report.notes.push(
+          `logs: ${await countRows(source, 'logs')} rows left in the source (pass --with-logs to copy them)`,
+        );
       }
 
       if (options.dryRun) throw new Rollback();

@@ -21,7 +21,9 @@ export async function openSource(from: string): Promise<SourceDb> {
   if (kind === 'postgres') {
     const { default: pg } = await import('pg');
     pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
-    return new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: from, max: 2 }) }) });
+    return new Kysely({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: from, max: 2 }) }),
+    });
   }
   if (kind === 'mysql') {
     const { createPool } = await import('mysql2');
@@ -41,11 +43,10 @@ export async function readSourceLayout(source: SourceDb): Promise<Map<string, Se
   const tables = await source.introspection.getTables();
   const layout = new Map<string, Set<string>>();
   for (const table of tables) {
-    if (table.schema && !['public', 'main'].includes(table.schema) && table.schema !== undefined) {
-      // PostgreSQL lists every schema; one-api writes to the connection's default one (public)
-      if (table.schema !== 'public') continue;
-    }
-    layout.set(table.name.toLowerCase(), new Set(table.columns.map((column) => column.name.toLowerCase())));
+    const name = table.name.toLowerCase();
+    // PostgreSQL may list the same name in several schemas: one-api writes to the default one, public.
+    if (layout.has(name) && table.schema !== 'public') continue;
+    layout.set(name, new Set(table.columns.map((column) => column.name.toLowerCase())));
   }
   return layout;
 }

@@ -1,0 +1,255 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import Sqlite from 'libsql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ImportRefusedError, importOneApi } from '../src/import/one-api-import';
+import { openSource } from '../src/import/one-api-source';
+import type { Db } from '../src/db/database';
+import { startOpenAIUpstream, type OpenAIUpstream } from './support/openai-upstream';
+import { startRelayKit, type RelayKit } from './support/relay-kit';
+import { createSourceDatabase, seedSource, type Product } from './support/one-api-fixtures';
+import { externalDatabaseServers, isListening } from './support/external-databases';
+import { loginAs } from './test-app';
+
+/**
+ * One-api and new-api databases built from their published table layouts, imported into a fresh Gatehouse:
+ * old passwords sign in, old keys relay and are billed against the imported balances.
+ */
+const folder = mkdtempSync(path.join(tmpdir(), 'one-api-import-'));
+let upstream: OpenAIUpstream;
+const cleanups: Array<() => Promise<void>> = [];
+
+beforeAll(async () => {
+  upstream = await startOpenAIUpstream('openai');
+});
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  await upstream.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+let fileCounter = 0;
+async function sqliteSource(product: Product) {
+  fileCounter += 1;
+  const file = path.join(folder, `${product}-${fileCounter}.db`);
+  const writer = await createSourceDatabase(product, 'sqlite', file);
+  const seeded = await seedSource(writer, product, 'sqlite', upstream.url);
+  await writer.destroy();
+  const source = await openSource(file);
+  cleanups.push(() => source.destroy());
+  return { file, source, seeded };
+}
+
+async function kit(): Promise<RelayKit> {
+  const started = await startRelayKit();
+  cleanups.push(() => started.test.close());
+  return started;
+}
+
+async function counts(db: Db) {
+  const tables = ['users', 'tokens', 'channels', 'abilities', 'redemptions', 'logs'] as const;
+  const result: Record<string, number> = {};
+  for (const table of tables) {
+    const row = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    result[table] = Number(row.n);
+  }
+  const options = await db.selectFrom('options').select(['key', 'value']).orderBy('key').execute();
+  return { ...result, options: JSON.stringify(options) };
+}
+
+describe.each<Product>(['one-api', 'new-api'])('importing a %s database (SQLite source)', (product) => {
+  it('signs users in with their old passwords and relays with their old keys, billed against the imported balance', async () => {
+    const { source, seeded } = await sqliteSource(product);
+    const gateway = await kit();
+    const { db } = gateway.test.context;
+
+    const report = await importOneApi(db, source, { withLogs: true });
+    gateway.test.context.events.emit('channelsChanged');
+
+    expect(report.product).toBe(product);
+    expect(report.tables.users).toEqual({ read: 3, imported: 2, skipped: 1 });
+    // our root was seeded at start: theirs collides and is reported, never overwritten
+    expect(report.skipped).toContain('users: #1 root: the username is taken here (its keys are skipped too)');
+    expect(report.skipped.some((line) => line.startsWith('tokens: #1 root key: its user #1'))).toBe(true);
+    expect(report.tables.tokens).toEqual({ read: 3, imported: 2, skipped: 1 });
+    expect(report.tables.channels).toEqual({ read: 3, imported: 3, skipped: 0 });
+    expect(report.tables.options).toEqual({ read: 3, imported: 2, skipped: 1 });
+    expect(report.skipped).toContain('options: SomeOneApiOnlyKnob: no such option here');
+
+    const session = await loginAs(gateway.test, 'alice', seeded.password);
+    expect(session.user.quota).toBe(seeded.aliceQuota);
+    expect(session.user.used_quota).toBe(1234);
+    expect(session.user.request_count).toBe(7);
+    expect(session.user.group).toBe('vip');
+    expect(session.user.github_id).toBe('gh-alice');
+    const bob = await db
+      .selectFrom('users')
+      .selectAll()
+      .where('username', '=', 'bob')
+      .executeTakeFirstOrThrow();
+    expect(bob.role).toBe(10);
+    expect(bob.inviter_id).toBe(session.user.id);
+
+    const completion = await gateway
+      .client(seeded.aliceKey)
+      .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    expect(completion.choices[0]?.message.content).toBeTruthy();
+    expect(upstream.received.at(-1)?.headers.authorization).toBe('Bearer sk-upstream-1');
+    await gateway.settle();
+    const alice = await db
+      .selectFrom('users')
+      .selectAll()
+      .where('username', '=', 'alice')
+      .executeTakeFirstOrThrow();
+    const aliceToken = await db
+      .selectFrom('tokens')
+      .selectAll()
+      .where('user_id', '=', alice.id)
+      .executeTakeFirstOrThrow();
+    expect(alice.quota).toBeLessThan(seeded.aliceQuota);
+    expect(aliceToken.remain_quota).toBe(500_000 - (seeded.aliceQuota - alice.quota));
+    expect(aliceToken.unlimited_quota).toBe(0);
+
+    const channels = await db.selectFrom('channels').selectAll().orderBy('id').execute();
+    expect(channels.map((channel) => [channel.name, channel.type, channel.priority, channel.weight])).toEqual(
+      [
+        ['openai main', 1, 5, 3],
+        ['claude', 14, 5, 3],
+        ['deepseek', 36, 5, 3],
+      ],
+    );
+    const abilities = await db
+      .selectFrom('abilities')
+      .select(['group', 'model', 'channel_id'])
+      .where('channel_id', '=', channels[0]!.id)
+      .orderBy('group')
+      .orderBy('model')
+      .execute();
+    expect(abilities.map((row) => `${row.group}/${row.model}`)).toEqual([
+      'default/gpt-4o',
+      'default/gpt-4o-mini',
+      'vip/gpt-4o',
+      'vip/gpt-4o-mini',
+    ]);
+    const systemName = await db
+      .selectFrom('options')
+      .select('value')
+      .where('key', '=', 'SystemName')
+      .executeTakeFirst();
+    expect(systemName?.value).toBe('Old Gateway');
+    const logs = await db
+      .selectFrom('logs')
+      .selectAll()
+      .where('request_id', '=', product === 'one-api' ? 'req-1' : '')
+      .execute();
+    expect(logs.find((log) => log.created_at === 1_700_000_300)?.elapsed_time).toBe(2000);
+    const code = await db.selectFrom('redemptions').selectAll().executeTakeFirstOrThrow();
+    expect(code.quota).toBe(50_000);
+  });
+
+  it('dry run reports the counts and writes nothing', async () => {
+    const { source } = await sqliteSource(product);
+    const gateway = await kit();
+    const { db } = gateway.test.context;
+    const before = await counts(db);
+    const report = await importOneApi(db, source, { dryRun: true, withLogs: true });
+    expect(report.dryRun).toBe(true);
+    expect(report.tables.users?.imported).toBe(2);
+    expect(report.tables.logs?.imported).toBe(1);
+    expect(await counts(db)).toEqual(before);
+  });
+});
+
+describe('refusals and failures', () => {
+  it('refuses a database that is not one-api or new-api, naming what it expected, and writes nothing', async () => {
+    const file = path.join(folder, 'other.db');
+    const other = new Kysely({ dialect: new SqliteDialect({ database: new Sqlite(file) }) });
+    await sql`CREATE TABLE users (id integer primary key, email text)`.execute(other);
+    await sql`CREATE TABLE posts (id integer primary key, body text)`.execute(other);
+    await other.destroy();
+    const source = await openSource(file);
+    cleanups.push(() => source.destroy());
+    const gateway = await kit();
+    const before = await counts(gateway.test.context.db);
+    const attempt = importOneApi(gateway.test.context.db, source);
+    await expect(attempt).rejects.toBeInstanceOf(ImportRefusedError);
+    await expect(attempt).rejects.toThrow(
+      /expected the tables users\(id, username, password.*missing users\.username/,
+    );
+    expect(await counts(gateway.test.context.db)).toEqual(before);
+  });
+
+  it('reports a key that already exists here and keeps ours', async () => {
+    const { source, seeded } = await sqliteSource('one-api');
+    const gateway = await kit();
+    const { db } = gateway.test.context;
+    const owner = await gateway.createUser();
+    await db
+      .insertInto('tokens')
+      .values({ user_id: owner.id, key: seeded.aliceKey.slice(3), name: 'ours' })
+      .execute();
+    const report = await importOneApi(db, source);
+    expect(report.skipped).toContain('tokens: #2 alice key: the key sk-AbCd… exists here');
+    const kept = await db
+      .selectFrom('tokens')
+      .selectAll()
+      .where('key', '=', seeded.aliceKey.slice(3))
+      .execute();
+    expect(kept.map((token) => [token.user_id, token.name])).toEqual([[owner.id, 'ours']]);
+  });
+
+  it('leaves nothing behind when the import fails midway', async () => {
+    const { source } = await sqliteSource('one-api');
+    const gateway = await kit();
+    const { db } = gateway.test.context;
+    const before = await counts(db);
+    const attempt = importOneApi(db, source, {
+      withLogs: true,
+      onTable: (table) => {
+        if (table === 'redemptions') throw new Error('connection to the source lost');
+      },
+    });
+    await expect(attempt).rejects.toThrow('connection to the source lost');
+    expect(await counts(db)).toEqual(before);
+  });
+});
+
+describe.each(externalDatabaseServers)('importing from $name', ({ port, create }) => {
+  it.each<Product>(['one-api', 'new-api'])('%s: copies users, keys and channels', async (product) => {
+    if (!(await isListening(port))) return;
+    const database = await create('oneapi');
+    cleanups.push(database.drop);
+    const kind = database.dsn.startsWith('postgres') ? 'postgres' : 'mysql';
+    const writer = await createSourceDatabase(product, kind, database.dsn);
+    const seeded = await seedSource(writer, product, kind, upstream.url);
+    await writer.destroy();
+    const source = await openSource(database.dsn);
+    cleanups.push(() => source.destroy());
+    const gateway = await kit();
+    const { db } = gateway.test.context;
+    const report = await importOneApi(db, source, { withLogs: true });
+    expect(report.product).toBe(product);
+    expect(report.tables.users).toEqual({ read: 3, imported: 2, skipped: 1 });
+    expect(report.tables.tokens?.imported).toBe(2);
+    expect(report.tables.channels?.imported).toBe(3);
+    expect(report.tables.logs?.imported).toBe(1);
+    await loginAs(gateway.test, 'alice', seeded.password);
+    const token = await db
+      .selectFrom('tokens')
+      .selectAll()
+      .where('key', '=', seeded.aliceKey.slice(3))
+      .executeTakeFirstOrThrow();
+    expect([token.remain_quota, token.unlimited_quota]).toEqual([500_000, 0]);
+    const bobToken = await db
+      .selectFrom('tokens')
+      .selectAll()
+      .where('name', '=', 'bob key')
+      .executeTakeFirstOrThrow();
+    expect(bobToken.unlimited_quota).toBe(1);
+  });
+});
