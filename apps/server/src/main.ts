@@ -1,6 +1,8 @@
 import cluster from 'node:cluster';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config/config';
+import { applyConfigFile, formatDiff } from './config-file/apply-config-file';
+import { configFilePath, describeConfigFailure, reapplyOnHangup } from './config-file/config-file-signal';
 import { closeContext, createContext } from './context';
 import { findInsecureCookieWarning } from './http/insecure-cookie-warning';
 import { chooseLogFormat, createLoggerOptions } from './logging/logger-options';
@@ -30,6 +32,20 @@ async function main(): Promise<void> {
   const logger = await createLoggerOptions(config.logLevel, logFormat);
   const context = await createContext(config);
   const app = await buildApp(context, { logger });
+  // The configuration file is applied by the node that does the start-up work; others hear of it through the
+  // change feed. A file refused at start stops the start: a deploy must not come up on a configuration other
+  // than the one it declares.
+  const configFile = configFilePath();
+  if (configFile && config.isMasterNode) {
+    try {
+      app.log.info(formatDiff(await applyConfigFile(context, configFile)));
+    } catch (error) {
+      console.error(describeConfigFailure(error));
+      await closeContext(context);
+      process.exit(1);
+    }
+    reapplyOnHangup(context, configFile, app.log);
+  }
   if (config.isSessionSecretGenerated) {
     app.log.warn('SESSION_SECRET is not set: generated one, so sessions will not survive a restart');
   }

@@ -17,7 +17,7 @@ import { findChannelById } from './channel-repository';
 export const CHANNEL_NOT_FOUND = 'Channel not found';
 
 /** MySQL has no INSERT … RETURNING; the others do, and PostgreSQL reports no insert id without it. */
-async function insertChannelRow(db: Kysely<Database>, values: ChannelValues): Promise<number> {
+export async function insertChannelRow(db: Kysely<Database>, values: ChannelValues): Promise<number> {
   const row = { ...values, created_time: Math.floor(Date.now() / 1000) };
   if (db.getExecutor().adapter instanceof MysqlAdapter) {
     const result = await db.insertInto('channels').values(row).executeTakeFirstOrThrow();
@@ -28,12 +28,12 @@ async function insertChannelRow(db: Kysely<Database>, values: ChannelValues): Pr
 }
 
 /** The audit action of an edit: a status switch reads as enabling or disabling, anything else as an update. */
-function updateAction(before: ChannelRow, after: ChannelRow) {
+export function updateAction(before: ChannelRow, after: ChannelRow) {
   if (before.status === after.status) return 'channel.update' as const;
   return after.status === ChannelStatus.enabled ? ('channel.enable' as const) : ('channel.disable' as const);
 }
 
-const auditTarget = (row: ChannelRow) => ({ type: 'channel' as const, id: row.id, name: row.name });
+export const auditTarget = (row: ChannelRow) => ({ type: 'channel' as const, id: row.id, name: row.name });
 
 /**
  * POST /api/channel/: every channel of a batch and all their abilities commit together, or none does; so do

@@ -96,6 +96,13 @@ export const managementApiRoutes: readonly ApiRouteContract[] = [
     summary: 'Set one option',
     body: optionUpdateRequestSchema,
   },
+  {
+    method: 'GET',
+    path: '/api/option/config-export',
+    tag: 'options',
+    access: 'root',
+    summary: 'The configuration (channels, prices, groups, options) as a YAML file; secrets as ${VARIABLE} placeholders',
+  },
   // channels (admin)
   {
     method: 'GET',

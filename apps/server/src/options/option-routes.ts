@@ -8,6 +8,7 @@ import { auditActorOf } from '../audit/audit-actor';
 import { recordAudit } from '../audit/audit-log';
 import { optionChanges } from '../audit/audit-subjects';
 import { isSecretOption } from './option-defaults';
+import { registerConfigFileRoutes } from '../config-file/config-file-routes';
 import { registerReleaseRoutes } from './release-routes';
 import { validateOption } from './validate-option';
 
@@ -38,4 +39,5 @@ export function registerOptionRoutes(app: FastifyInstance, context: AppContext):
   });
 
   registerReleaseRoutes(app, context);
+  registerConfigFileRoutes(app, context);
 }

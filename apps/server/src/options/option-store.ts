@@ -55,21 +55,15 @@ export class OptionStore {
 
   /** Stores an already validated value. */
   async set(key: OptionKey, value: string): Promise<void> {
-    // Portable upsert (MySQL has no ON CONFLICT): update, else insert; a racing insert falls back to update.
-    const existing = await this.db
-      .selectFrom('options')
-      .select('key')
-      .where('key', '=', key)
-      .executeTakeFirst();
-    if (existing) {
-      await this.db.updateTable('options').set({ value }).where('key', '=', key).execute();
-    } else {
-      await this.db
-        .insertInto('options')
-        .values({ key, value })
-        .execute()
-        .catch(() => this.db.updateTable('options').set({ value }).where('key', '=', key).execute());
-    }
+    await writeOptionRow(this.db, key, value);
+    this.noteWritten(key, value);
+  }
+
+  /**
+   * Takes a value already written (by `writeOptionRow` in a transaction that has committed) into memory, and
+   * tells this instance's write listeners, so other instances hear of it as of a `set`.
+   */
+  noteWritten(key: OptionKey, value: string): void {
     this.apply(key, value);
     for (const listener of this.writeListeners) listener(key);
   }
@@ -88,5 +82,19 @@ export class OptionStore {
   private apply(key: OptionKey, value: string): void {
     this.values.set(key, value);
     for (const listener of this.listeners) listener(key, value);
+  }
+}
+
+/** Portable upsert of one option row (MySQL has no ON CONFLICT): update, else insert; a racing insert updates. */
+export async function writeOptionRow(db: Db, key: OptionKey, value: string): Promise<void> {
+  const existing = await db.selectFrom('options').select('key').where('key', '=', key).executeTakeFirst();
+  if (existing) {
+    await db.updateTable('options').set({ value }).where('key', '=', key).execute();
+  } else {
+    await db
+      .insertInto('options')
+      .values({ key, value })
+      .execute()
+      .catch(() => db.updateTable('options').set({ value }).where('key', '=', key).execute());
   }
 }

@@ -82,7 +82,7 @@ const switchRequirements: Partial<Record<OptionKey, { needs: OptionKey[]; messag
   },
 };
 
-function validateBoolean(key: OptionKey, value: string, options: OptionStore): string {
+function validateBoolean(key: OptionKey, value: string, options: Pick<OptionStore, 'get'>): string {
   if (value !== 'true' && value !== 'false') fail(`${key} must be true or false`);
   const requirement = switchRequirements[key];
   if (
@@ -162,7 +162,11 @@ function validateMetricsToken(value: string): string {
  * Checks a value for an option by its kind and key and answers the value to store (normalised), or fails with
  * the message the console shows.
  */
-export function validateOption(key: string, value: string, options: OptionStore): [OptionKey, string] {
+export function validateOption(
+  key: string,
+  value: string,
+  options: Pick<OptionStore, 'get'>,
+): [OptionKey, string] {
   if (!isOptionKey(key)) fail(`Unknown option: ${key}`);
   const kind = optionDefinitions[key].kind;
   switch (kind) {
