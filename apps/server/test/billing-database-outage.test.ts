@@ -161,6 +161,7 @@ function runLoad(gateway: GatewayChild, apiKey: string, phaseOf: () => Phase, is
   const requests: Record<Phase, number> = { before: 0, outage: 0, after: 0 };
   const messages = new Set<string>();
   let hangs = 0;
+  const statuses = new Set<number>();
   const runClient = async (index: number) => {
     for (let turn = 0; !isStopped(); turn += 1) {
       const phase = phaseOf();
@@ -184,6 +185,7 @@ function runLoad(gateway: GatewayChild, apiKey: string, phaseOf: () => Phase, is
         // Counted in the phase it failed in: a request under way when the database stopped fails with it.
         failures[phaseOf()] += 1;
         if (error instanceof OpenAI.APIConnectionTimeoutError) hangs += 1;
+        if (error instanceof OpenAI.APIError && error.status !== undefined) statuses.add(error.status);
         messages.add(String(error).slice(0, 160));
         // An outage answers at once: do not spin.
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -191,7 +193,14 @@ function runLoad(gateway: GatewayChild, apiKey: string, phaseOf: () => Phase, is
     }
   };
   const done = Promise.all(Array.from({ length: CLIENTS }, (_, index) => runClient(index)));
-  return done.then(() => ({ complete, failures, requests, hangs, messages: [...messages].slice(0, 6) }));
+  return done.then(() => ({
+    complete,
+    failures,
+    requests,
+    hangs,
+    statuses: [...statuses],
+    messages: [...messages].slice(0, 6),
+  }));
 }
 
 async function ledgerOf(db: Db, userId: number, tokenName: string) {
@@ -268,6 +277,7 @@ describe('the ledger when PostgreSQL goes away mid-run', () => {
         requests: result.requests,
         failures: result.failures,
         hangs: result.hangs,
+        statuses: result.statuses,
         complete: result.complete.length,
         billed: billed.length,
         billedNotComplete: billed.length - result.complete.filter((id) => billedSet.has(id)).length,
@@ -279,12 +289,15 @@ describe('the ledger when PostgreSQL goes away mid-run', () => {
         messages: result.messages,
       };
       console.info('PostgreSQL stopped mid-run:', summary);
-      if (result.hangs > 0 || after.reservationsLeft > 0) console.info(gateway.output().slice(-3000));
+      if (result.hangs > 0 || after.reservationsLeft > 0 || exitCode !== 0)
+        console.info(gateway.output().slice(-3000));
 
       expect(result.failures.before).toBe(0);
       // The outage was seen (errors), answered (no hang), and over (answers again afterwards).
       expect(result.failures.outage).toBeGreaterThan(0);
       expect(result.hangs).toBe(0);
+      // Error answers say the database is away (503), not an unexplained 500.
+      expect(result.statuses.filter((status) => status !== 503)).toEqual([]);
       expect(result.failures.after).toBeLessThan(result.requests.after / 2);
       // The server lived through it: its graceful stop still ran (exit 0).
       expect(exitCode).toBe(0);

@@ -52,10 +52,14 @@ async function createPostgresDialect(dsn: string): Promise<Dialect> {
   // bigint columns hold quotas and timestamps, far below 2^53: read them as numbers, not strings.
   pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
   const pool = new pg.Pool({ connectionString: dsn, max: 10 });
-  // An idle connection that the server drops (PostgreSQL restarted, a failover) emits 'error' on the pool;
+  // A connection that the server drops (PostgreSQL restarted, a failover) emits 'error' on the pool when idle;
   // unheard, that would end the process. The pool opens a new connection for the next query instead, and
   // queries made while the database is away fail on their own (the ledger retries its settlements).
-  pool.on('error', (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
+  const onLost = (error: Error) => console.error(`PostgreSQL connection lost: ${error.message}`);
+  pool.on('error', onLost);
+  // The same for a connection lost while checked out between two queries (inside a transaction): its next
+  // query fails, which rolls the transaction back.
+  pool.on('connect', (client) => client.on('error', onLost));
   return new PostgresDialect({ pool });
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
+import { isDatabaseUnavailable } from '../db/database-unavailable';
 import { anthropicMessagesCodec } from '../protocols/anthropic-messages/anthropic-messages-codec';
 import { geminiScopeCodec } from '../protocols/gemini/gemini-codec';
 import type { IngressCodec } from '../protocols/ingress-codec';
@@ -86,6 +87,9 @@ function createRelayErrorHandler(codec: IngressCodec) {
       );
     }
     request.log.error({ err: error, requestId: request.id }, 'relay request failed');
+    if (isDatabaseUnavailable(error)) {
+      return sendRelayError(codec, request, reply, relayErrors.databaseUnavailable());
+    }
     return sendRelayError(codec, request, reply, relayErrors.internal());
   };
 }

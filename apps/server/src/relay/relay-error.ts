@@ -71,6 +71,13 @@ export const relayErrors = {
   notFound: (method: string, path: string) =>
     new RelayError(404, `Invalid URL (${method} ${path})`, 'invalid_request_error', 'unknown_url'),
   internal: () => new RelayError(500, 'Internal server error', 'server_error', 'internal_error'),
+  databaseUnavailable: () =>
+    new RelayError(
+      503,
+      "The gateway's database is unavailable at the moment; try again shortly",
+      'server_error',
+      'database_unavailable',
+    ),
   settlementFailed: () =>
     new RelayError(
       503,
