@@ -20,6 +20,7 @@ import { registerSelfRoutes } from './users/self-routes';
 import { registerSessionRoutes } from './users/session-routes';
 import { registerUserManagementRoutes } from './users/user-management-routes';
 import { registerOptionRoutes } from './options/option-routes';
+import { registerImportRoutes } from './import/import-routes';
 import { registerChannelRoutes } from './channels/channel-routes';
 import { registerTokenRoutes } from './tokens/token-routes';
 import { registerRedemptionRoutes } from './redemptions/redemption-routes';
@@ -117,6 +118,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerSessionRoutes(app, context);
   registerUserManagementRoutes(app, context);
   registerOptionRoutes(app, context);
+  registerImportRoutes(app, context);
   registerChannelRoutes(app, context);
   registerTokenRoutes(app, context);
   registerRedemptionRoutes(app, context);

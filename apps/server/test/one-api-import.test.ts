@@ -11,7 +11,7 @@ import { startOpenAIUpstream, type OpenAIUpstream } from './support/openai-upstr
 import { startRelayKit, type RelayKit } from './support/relay-kit';
 import { createSourceDatabase, seedSource, type Product } from './support/one-api-fixtures';
 import { externalDatabaseServers, isListening } from './support/external-databases';
-import { loginAs } from './test-app';
+import { createUserSession, envelope, loginAs } from './test-app';
 
 /**
  * One-api and new-api databases built from their published table layouts, imported into a fresh Gatehouse:
@@ -162,6 +162,58 @@ describe.each<Product>(['one-api', 'new-api'])('importing a %s database (SQLite 
     expect(report.tables.users?.imported).toBe(2);
     expect(report.tables.logs?.imported).toBe(1);
     expect(await counts(db)).toEqual(before);
+  });
+});
+
+describe('POST /api/option/import-one-api (console)', () => {
+  it('root runs a dry run, then the import; others and other sites are refused; input is validated', async () => {
+    const { file, seeded } = await sqliteSource('new-api');
+    const gateway = await kit();
+    const { app, context } = gateway.test;
+    const root = await loginAs(gateway.test, 'root', '123456');
+    const admin = await createUserSession(gateway.test, { role: 10 });
+    const call = (headers: Record<string, string>, payload: unknown) =>
+      app.inject({ method: 'POST', url: '/api/option/import-one-api', headers, payload: payload as object });
+
+    expect((await call(admin.headers, { from: file })).statusCode).toBe(403);
+    const crossSite = await call({ ...root.headers, 'sec-fetch-site': 'cross-site' }, { from: file });
+    expect(crossSite.statusCode).toBe(403);
+    const missing = envelope(await call(root.headers, { dry_run: true }));
+    expect(missing.success).toBe(false);
+    expect(missing.message).toMatch(/^from: /);
+
+    const before = await counts(context.db);
+    const dry = envelope<{ dryRun: boolean; tables: Record<string, { imported: number }> }>(
+      await call(root.headers, { from: file, dry_run: true }),
+    );
+    expect(dry.success).toBe(true);
+    expect(dry.data.dryRun).toBe(true);
+    expect(dry.data.tables.tokens?.imported).toBe(2);
+    expect(await counts(context.db)).toEqual(before);
+
+    const done = envelope<{ dryRun: boolean }>(await call(root.headers, { from: file }));
+    expect(done.success).toBe(true);
+    expect(JSON.stringify(done.data)).not.toContain('sk-upstream');
+    expect(context.options.get('SystemName')).toBe('Old Gateway');
+    const completion = await gateway
+      .client(seeded.aliceKey)
+      .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    expect(completion.choices).toHaveLength(1);
+  });
+
+  it('answers a refused source with its reason', async () => {
+    const gateway = await kit();
+    const root = await loginAs(gateway.test, 'root', '123456');
+    const answer = envelope(
+      await gateway.test.app.inject({
+        method: 'POST',
+        url: '/api/option/import-one-api',
+        headers: root.headers,
+        payload: { from: path.join(folder, 'missing.db'), dry_run: true },
+      }),
+    );
+    expect(answer.success).toBe(false);
+    expect(answer.message).toContain('no such SQLite file');
   });
 });
 

@@ -21,3 +21,4 @@ export * from './pricing-schemas';
 export * from './two-factor-schemas';
 export * from './audit-schemas';
 export * from './dashboard-schemas';
+export * from './import-schemas';

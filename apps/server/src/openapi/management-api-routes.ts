@@ -12,6 +12,7 @@ import {
   logQuerySchema,
   manageUserRequestSchema,
   optionUpdateRequestSchema,
+  oneApiImportRequestSchema,
   pageQuerySchema,
   redemptionStatusRequestSchema,
   statusOnlyQuerySchema,
@@ -95,6 +96,14 @@ export const managementApiRoutes: readonly ApiRouteContract[] = [
     access: 'root',
     summary: 'Set one option',
     body: optionUpdateRequestSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/option/import-one-api',
+    tag: 'options',
+    access: 'root',
+    summary: 'Import a one-api/new-api database (dry_run: report only)',
+    body: oneApiImportRequestSchema,
   },
   {
     method: 'GET',
