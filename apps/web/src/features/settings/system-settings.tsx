@@ -1,6 +1,7 @@
 import { SimpleGrid, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { normalizeAddress } from '@gatehouse/shared';
+import { ConfigExport } from './config-export';
 import { DomainWhitelistInput } from './domain-whitelist-input';
 import { OptionSecretInput, OptionTextInput } from './option-fields';
 import { OptionSwitch } from './option-switch';
@@ -191,6 +192,7 @@ function SystemOptions({ options }: { options: OptionValues }) {
         description={t('settings.system.metricsHint', { url: `${serverAddress}/metrics` })}
         fields={[{ key: 'MetricsToken', secret: true }]}
       />
+      <ConfigExport />
     </Stack>
   );
 }
