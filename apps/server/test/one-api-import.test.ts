@@ -255,6 +255,20 @@ describe('refusals and failures', () => {
     expect(kept.map((token) => [token.user_id, token.name])).toEqual([[owner.id, 'ours']]);
   });
 
+  it('a second run imports nothing again and reports every row it skipped', async () => {
+    const { source } = await sqliteSource('one-api');
+    const gateway = await kit();
+    const { db } = gateway.test.context;
+    await importOneApi(db, source);
+    const after = await counts(db);
+    const again = await importOneApi(db, source);
+    expect(await counts(db)).toEqual(after);
+    expect(again.tables.users?.imported).toBe(0);
+    expect(again.tables.tokens?.imported).toBe(0);
+    expect(again.tables.channels).toEqual({ read: 3, imported: 0, skipped: 3 });
+    expect(again.tables.redemptions?.skipped).toBe(1);
+  });
+
   it('leaves nothing behind when the import fails midway', async () => {
     const { source } = await sqliteSource('one-api');
     const gateway = await kit();

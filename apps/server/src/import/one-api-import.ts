@@ -355,6 +355,18 @@ export async function importOneApi(
           skip('channels', `${label}: ${product} channel type ${channel.type} has no counterpart here`);
           continue;
         }
+        const twin = await db
+          .selectFrom('channels')
+          .select('id')
+          .where('name', '=', text(channel.name).slice(0, 128))
+          .where('type', '=', type)
+          .where('base_url', '=', text(channel.base_url))
+          .where('key', '=', text(channel.key))
+          .executeTakeFirst();
+        if (twin) {
+          skip('channels', `${label}: channel #${twin.id} here has the same name, type, base URL and key`);
+          continue;
+        }
         const extras = newApiExtras.filter(
           (column) => text(channel[column]) !== '' && text(channel[column]) !== '{}',
         );
