@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChannelStatus, ChannelType } from '@gatehouse/shared';
 import { applyConfigText, isEmptyDiff } from '../src/config-file/apply-config-file';
@@ -274,5 +275,21 @@ describe('exporting the configuration', () => {
       expect(answer.body).not.toContain(secret);
     }
     expect((await test.app.inject({ url: '/api/option/config-export' })).statusCode).toBe(401);
+  });
+});
+
+describe('the documentation', () => {
+  it('has an example file that applies as it is', async () => {
+    const page = readFileSync(new URL('../../../docs/configuration-as-code.md', import.meta.url), 'utf8');
+    const example = /```yaml\n([\s\S]*?)```/.exec(page)?.[1] ?? '';
+    const diff = await apply(example, {
+      OPENAI_API_KEY: 'sk-openai',
+      AZURE_OPENAI_KEY: 'azure-key',
+      AWS_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+      AWS_SECRET_ACCESS_KEY: 'secret-example',
+      SMTP_PASSWORD: 'smtp-password',
+    });
+    expect(diff.created).toEqual(['channel openai-main', 'channel azure-eastus', 'channel bedrock']);
+    expect(test.context.options.getJson('ModelPrice')).toEqual({ 'dall-e-3': 0.04 });
   });
 });
