@@ -2,6 +2,7 @@ import { SimpleGrid, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { normalizeAddress } from '@gatehouse/shared';
 import { ConfigExport } from './config-export';
+import { OneApiImport } from './one-api-import';
 import { DomainWhitelistInput } from './domain-whitelist-input';
 import { OptionSecretInput, OptionTextInput } from './option-fields';
 import { OptionSwitch } from './option-switch';
@@ -193,6 +194,7 @@ function SystemOptions({ options }: { options: OptionValues }) {
         fields={[{ key: 'MetricsToken', secret: true }]}
       />
       <ConfigExport />
+      <OneApiImport />
     </Stack>
   );
 }
