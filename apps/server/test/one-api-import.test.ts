@@ -269,6 +269,53 @@ describe('refusals and failures', () => {
     expect(again.tables.redemptions?.skipped).toBe(1);
   });
 
+  it('copies every log row, page after page, with users and channels mapped to their new ids', async () => {
+    const { file } = await sqliteSource('one-api');
+    const writer = new Kysely<Record<string, Record<string, unknown>>>({
+      dialect: new SqliteDialect({ database: new Sqlite(file) }),
+    });
+    const rows = Array.from({ length: 1500 }, (_, index) => ({
+      user_id: 3,
+      created_at: 1_700_001_000 + index,
+      type: 2,
+      content: '',
+      username: 'bob',
+      model_name: 'gpt-4o-mini',
+      quota: 10,
+      channel_id: 1,
+    }));
+    for (let start = 0; start < rows.length; start += 100) {
+      await writer
+        .insertInto('logs')
+        .values(rows.slice(start, start + 100))
+        .execute();
+    }
+    await writer.destroy();
+    const source = await openSource(file);
+    cleanups.push(() => source.destroy());
+    const gateway = await kit();
+    const { db } = gateway.test.context;
+    const report = await importOneApi(db, source, { withLogs: true });
+    expect(report.tables.logs).toEqual({ read: 1501, imported: 1501, skipped: 0 });
+    const bob = await db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', 'bob')
+      .executeTakeFirstOrThrow();
+    const channel = await db
+      .selectFrom('channels')
+      .select('id')
+      .where('name', '=', 'openai main')
+      .executeTakeFirstOrThrow();
+    const bobLogs = await db
+      .selectFrom('logs')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', bob.id)
+      .where('channel_id', '=', channel.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(bobLogs.n)).toBe(1500);
+  });
+
   it('leaves nothing behind when the import fails midway', async () => {
     const { source } = await sqliteSource('one-api');
     const gateway = await kit();

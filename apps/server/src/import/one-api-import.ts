@@ -5,7 +5,15 @@ import type { NewLogRow } from '../db/schema';
 import { rewriteAbilities } from '../channels/abilities';
 import { randomText } from '../auth/password';
 import { isOptionKey } from '../options/option-defaults';
-import { countRows, readRows, readSourceLayout, type SourceDb, type SourceRow } from './one-api-source';
+import {
+  ImportRefusedError,
+  countRows,
+  readPages,
+  readRows,
+  readSourceLayout,
+  type SourceDb,
+  type SourceRow,
+} from './one-api-source';
 
 /**
  * Copies a one-api or new-api database into ours, in one transaction of the target: any failure leaves the
@@ -40,8 +48,7 @@ export interface ImportOptions {
   onTable?: (table: string) => void | Promise<void>;
 }
 
-/** The source is not a one-api/new-api database: nothing was written. */
-export class ImportRefusedError extends Error {}
+export { ImportRefusedError };
 
 const REQUIRED: Record<string, string[]> = {
   users: ['id', 'username', 'password', 'role', 'status', 'quota', 'used_quota', 'aff_code'],
@@ -475,27 +482,28 @@ export async function importOneApi(
           if (batch.length > 0) await db.insertInto('logs').values(batch).execute();
           batch = [];
         };
-        for (const log of await readRows(source, 'logs', true)) {
-          count('logs').read += 1;
-          batch.push({
-            user_id: userIds.get(num(log.user_id)) ?? 0,
-            created_at: num(log.created_at),
-            type: num(log.type),
-            content: text(log.content),
-            username: text(log.username).slice(0, 64),
-            token_name: text(log.token_name).slice(0, 64),
-            model_name: text(log.model_name).slice(0, 255),
-            quota: num(log.quota),
-            prompt_tokens: num(log.prompt_tokens),
-            completion_tokens: num(log.completion_tokens),
-            channel_id: channelIds.get(num(log.channel_id ?? log.channel)) ?? 0,
-            elapsed_time: elapsedInSeconds ? num(log.use_time) * 1000 : num(log.elapsed_time),
-            is_stream: flag(log.is_stream),
-            request_id: text(log.request_id).slice(0, 64),
-          });
-          count('logs').imported += 1;
-          if (batch.length >= LOG_CHUNK) await flush();
-        }
+        for await (const page of readPages(source, 'logs', 1000))
+          for (const log of page) {
+            count('logs').read += 1;
+            batch.push({
+              user_id: userIds.get(num(log.user_id)) ?? 0,
+              created_at: num(log.created_at),
+              type: num(log.type),
+              content: text(log.content),
+              username: text(log.username).slice(0, 64),
+              token_name: text(log.token_name).slice(0, 64),
+              model_name: text(log.model_name).slice(0, 255),
+              quota: num(log.quota),
+              prompt_tokens: num(log.prompt_tokens),
+              completion_tokens: num(log.completion_tokens),
+              channel_id: channelIds.get(num(log.channel_id ?? log.channel)) ?? 0,
+              elapsed_time: elapsedInSeconds ? num(log.use_time) * 1000 : num(log.elapsed_time),
+              is_stream: flag(log.is_stream),
+              request_id: text(log.request_id).slice(0, 64),
+            });
+            count('logs').imported += 1;
+            if (batch.length >= LOG_CHUNK) await flush();
+          }
         await flush();
       } else if (layout.has('logs')) {
         report.notes.push(

@@ -9,6 +9,9 @@ export type SourceRow = Record<string, unknown>;
 
 export type SourceKind = 'postgres' | 'mysql' | 'sqlite';
 
+/** The source is not a one-api/new-api database, or not there: nothing was written. */
+export class ImportRefusedError extends Error {}
+
 export function sourceKindOf(from: string): SourceKind {
   if (/^postgres(ql)?:\/\//i.test(from)) return 'postgres';
   if (/^mysql:\/\//i.test(from)) return 'mysql';
@@ -33,7 +36,7 @@ export async function openSource(from: string): Promise<SourceDb> {
       }),
     });
   }
-  if (!existsSync(from)) throw new Error(`--from: no such SQLite file: ${from}`);
+  if (!existsSync(from)) throw new ImportRefusedError(`from: no such SQLite file: ${from}`);
   const database = new Sqlite(from, { readonly: true });
   return new Kysely({ dialect: new SqliteDialect({ database }) });
 }
@@ -56,6 +59,27 @@ export async function readRows(source: SourceDb, table: string, hasId: boolean):
   const query = source.selectFrom(table).selectAll();
   const rows = hasId ? await query.orderBy('id').execute() : await query.execute();
   return rows as SourceRow[];
+}
+
+/** Rows of a table with an id, a page at a time in id order (logs can be millions of rows). */
+export async function* readPages(
+  source: SourceDb,
+  table: string,
+  pageSize: number,
+): AsyncGenerator<SourceRow[]> {
+  let after = -1;
+  for (;;) {
+    const rows = (await source
+      .selectFrom(table)
+      .selectAll()
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(pageSize)
+      .execute()) as SourceRow[];
+    if (rows.length === 0) return;
+    yield rows;
+    after = Number(rows[rows.length - 1]!.id);
+  }
 }
 
 export async function countRows(source: SourceDb, table: string): Promise<number> {
