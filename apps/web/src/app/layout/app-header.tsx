@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useStoredUser } from '../../api/session';
 import { useBranding } from '../../api/status';
+import { ColorSchemeSwitch } from './color-scheme-switch';
 import { DesktopNav } from './desktop-nav';
 import { LanguageSwitcher } from './language-switcher';
 import { UserMenu } from './user-menu';
@@ -38,6 +39,7 @@ export function AppHeader({ isMenuOpen, onToggleMenu }: AppHeaderProps) {
         <DesktopNav />
       </Group>
       <Group gap="xs" wrap="nowrap">
+        <ColorSchemeSwitch />
         <LanguageSwitcher />
         {user ? (
           <UserMenu user={user} />
