@@ -14,7 +14,17 @@ afterAll(async () => {
   await test.close();
 });
 
-const plain = { modelRatio: 1, completionRatio: 1, cacheReadRatio: 1, cacheWriteRatio: 1, groupRatio: 1 };
+const plain = {
+  modelRatio: 1,
+  completionRatio: 1,
+  cacheReadRatio: 1,
+  cacheWriteRatio: 1,
+  audioInputRatio: 1,
+  imageInputRatio: 1,
+  audioOutputRatio: 1,
+  imageOutputRatio: 1,
+  groupRatio: 1,
+};
 const claude = { ...plain, modelRatio: 1.5, completionRatio: 5, cacheReadRatio: 0.1, cacheWriteRatio: 1.25 };
 
 describe('computeTokenCost', () => {
@@ -158,6 +168,10 @@ describe('model ratios', () => {
       completionRatio: 5,
       cacheReadRatio: 0.1,
       cacheWriteRatio: 1.25,
+      audioInputRatio: 1,
+      imageInputRatio: 1,
+      audioOutputRatio: 1,
+      imageOutputRatio: 1,
     });
   });
 
@@ -199,6 +213,10 @@ describe('model ratios', () => {
       completionRatio: 1,
       cacheReadRatio: 0.3,
       cacheWriteRatio: 1,
+      audioInputRatio: 1,
+      imageInputRatio: 1,
+      audioOutputRatio: 1,
+      imageOutputRatio: 1,
     });
     for (const key of ['CacheReadRatio', 'CacheWriteRatio', 'ModelRatio'] as const)
       await test.context.options.set(key, '{}');

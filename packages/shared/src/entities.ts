@@ -138,6 +138,12 @@ export interface Log {
   cache_write_tokens: number;
   /** part of completion_tokens */
   reasoning_tokens: number;
+  /** audio / image prompt tokens not read from the cache (parts of prompt_tokens) */
+  audio_input_tokens: number;
+  image_input_tokens: number;
+  /** generated audio / image tokens (parts of completion_tokens) */
+  audio_output_tokens: number;
+  image_output_tokens: number;
   /** the API the client called; '' on rows written before it was recorded */
   inbound_protocol: string;
   /** the ratios the charge was computed with; 0 on rows written before they were recorded */
@@ -145,6 +151,11 @@ export interface Log {
   completion_ratio: number;
   cache_read_ratio: number;
   cache_write_ratio: number;
+  /** audio / image prompt tokens relative to text ones, generated ones relative to text completion tokens */
+  audio_input_ratio: number;
+  image_input_ratio: number;
+  audio_output_ratio: number;
+  image_output_ratio: number;
   group_ratio: number;
   /** US dollars per call when the model was priced per call (then the ratios did not apply); 0 otherwise */
   call_price: number;

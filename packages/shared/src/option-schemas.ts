@@ -18,6 +18,10 @@ export const ratioOptionNames = {
   CompletionRatio: 'Completion ratio',
   CacheReadRatio: 'Cache read ratio',
   CacheWriteRatio: 'Cache write ratio',
+  AudioInputRatio: 'Audio input ratio',
+  ImageInputRatio: 'Image input ratio',
+  AudioOutputRatio: 'Audio output ratio',
+  ImageOutputRatio: 'Image output ratio',
   ModelPrice: 'Model price',
 } as const;
 export type RatioOptionKey = keyof typeof ratioOptionNames;

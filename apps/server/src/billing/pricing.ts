@@ -10,6 +10,12 @@ export interface Pricing {
   cacheReadRatio: number;
   /** a prompt token written to the vendor's cache, relative to a fresh one */
   cacheWriteRatio: number;
+  /** an audio / image prompt token, relative to a fresh text one */
+  audioInputRatio: number;
+  imageInputRatio: number;
+  /** an audio / image completion token, relative to a text one */
+  audioOutputRatio: number;
+  imageOutputRatio: number;
   groupRatio: number;
   /**
    * US dollars per call for a model the ModelPrice option prices per call: the call costs this × quota per
@@ -21,7 +27,16 @@ export interface Pricing {
 export type ModelRatios = Omit<Pricing, 'groupRatio'>;
 
 type RatioKey =
-  'ModelRatio' | 'CompletionRatio' | 'CacheReadRatio' | 'CacheWriteRatio' | 'GroupRatio' | 'ModelPrice';
+  | 'ModelRatio'
+  | 'CompletionRatio'
+  | 'CacheReadRatio'
+  | 'CacheWriteRatio'
+  | 'AudioInputRatio'
+  | 'ImageInputRatio'
+  | 'AudioOutputRatio'
+  | 'ImageOutputRatio'
+  | 'GroupRatio'
+  | 'ModelPrice';
 
 type RatioMap = Readonly<Record<string, number>>;
 
@@ -65,7 +80,7 @@ function own(map: RatioMap, name: string): number | undefined {
  * The ratios of a model, or null when the model has no price: neither the ModelRatio or ModelPrice option nor
  * the built-in table knows it. The relay refuses such models rather than guess a price. Each ratio comes from
  * its option first, then the built-in table; cache tokens of a model no one gave cache prices cost what fresh
- * input does. A ModelPrice entry prices the model per call, over any ratio.
+ * input does, and audio or image tokens of a model no one gave media prices cost what text tokens do. A ModelPrice entry prices the model per call, over any ratio.
  */
 export function findModelRatios(options: OptionStore, model: string): ModelRatios | null {
   const builtIn = Object.prototype.hasOwnProperty.call(defaultModelPrices, model)
@@ -80,12 +95,30 @@ export function findModelRatios(options: OptionStore, model: string): ModelRatio
     completionRatio: own(readRatios(options, 'CompletionRatio'), model) ?? builtIn?.completionRatio ?? 1,
     cacheReadRatio: own(readRatios(options, 'CacheReadRatio'), model) ?? builtIn?.cacheReadRatio ?? 1,
     cacheWriteRatio: own(readRatios(options, 'CacheWriteRatio'), model) ?? builtIn?.cacheWriteRatio ?? 1,
+    audioInputRatio: own(readRatios(options, 'AudioInputRatio'), model) ?? builtIn?.audioInputRatio ?? 1,
+    imageInputRatio: own(readRatios(options, 'ImageInputRatio'), model) ?? builtIn?.imageInputRatio ?? 1,
+    audioOutputRatio: own(readRatios(options, 'AudioOutputRatio'), model) ?? builtIn?.audioOutputRatio ?? 1,
+    imageOutputRatio: own(readRatios(options, 'ImageOutputRatio'), model) ?? builtIn?.imageOutputRatio ?? 1,
   };
 }
 
 /** A group missing from GroupRatio pays the plain price. */
 export function getGroupRatio(options: OptionStore, group: string): number {
   return own(readRatios(options, 'GroupRatio'), group) ?? 1;
+}
+
+/** The media ratios that differ from 1, for the log's text (most models price every token alike). */
+function mediaRatioText(pricing: Pricing, format: (value: number) => string): string {
+  const ratios: [string, number][] = [
+    ['audio input ratio', pricing.audioInputRatio],
+    ['image input ratio', pricing.imageInputRatio],
+    ['audio output ratio', pricing.audioOutputRatio],
+    ['image output ratio', pricing.imageOutputRatio],
+  ];
+  return ratios
+    .filter(([, value]) => value !== 1)
+    .map(([name, value]) => `${name} ${format(value)}, `)
+    .join('');
 }
 
 export function describePricing(pricing: Pricing): string {
@@ -96,6 +129,7 @@ export function describePricing(pricing: Pricing): string {
   return (
     `model ratio ${format(pricing.modelRatio)}, completion ratio ${format(pricing.completionRatio)}, ` +
     `cache read ratio ${format(pricing.cacheReadRatio)}, cache write ratio ${format(pricing.cacheWriteRatio)}, ` +
+    mediaRatioText(pricing, format) +
     `group ratio ${format(pricing.groupRatio)}`
   );
 }

@@ -26,6 +26,14 @@ export interface TokenUsage {
   cacheWriteTokens?: number;
   /** thinking tokens (part of completionTokens) */
   reasoningTokens?: number;
+  /** audio input tokens not read from the cache (part of promptTokens) */
+  audioInputTokens?: number;
+  /** image input tokens not read from the cache (part of promptTokens) */
+  imageInputTokens?: number;
+  /** generated audio tokens (part of completionTokens) */
+  audioOutputTokens?: number;
+  /** generated image tokens (part of completionTokens) */
+  imageOutputTokens?: number;
 }
 
 /** Where the upstream is and how to sign in to it, as a translator needs it. */

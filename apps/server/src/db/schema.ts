@@ -134,6 +134,12 @@ export interface LogsTable {
   cache_write_tokens: Generated<number>;
   /** part of completion_tokens */
   reasoning_tokens: Generated<number>;
+  /** audio / image prompt tokens not read from the cache (parts of prompt_tokens) */
+  audio_input_tokens: Generated<number>;
+  image_input_tokens: Generated<number>;
+  /** generated audio / image tokens (parts of completion_tokens) */
+  audio_output_tokens: Generated<number>;
+  image_output_tokens: Generated<number>;
   /** the API the client called (an InboundProtocol); '' on rows from before it was recorded */
   inbound_protocol: Generated<string>;
   /** the ratios the charge was computed with; 0 on rows from before they were recorded */
@@ -141,6 +147,11 @@ export interface LogsTable {
   completion_ratio: Generated<number>;
   cache_read_ratio: Generated<number>;
   cache_write_ratio: Generated<number>;
+  /** 0 on rows from before they were recorded */
+  audio_input_ratio: Generated<number>;
+  image_input_ratio: Generated<number>;
+  audio_output_ratio: Generated<number>;
+  image_output_ratio: Generated<number>;
   group_ratio: Generated<number>;
   /** US dollars per call when the model was priced per call (ModelPrice); 0 when priced by tokens */
   call_price: Generated<number>;

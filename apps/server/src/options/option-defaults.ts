@@ -77,6 +77,12 @@ export const optionDefinitions = {
   CacheReadRatio: json('{}'),
   /** model name → price of a prompt token written to the cache, relative to a fresh one */
   CacheWriteRatio: json('{}'),
+  /** model name → price of an audio / image prompt token, relative to a text one (built-in defaults per vendor) */
+  AudioInputRatio: json('{}'),
+  ImageInputRatio: json('{}'),
+  /** model name → price of a generated audio / image token, relative to a text one */
+  AudioOutputRatio: json('{}'),
+  ImageOutputRatio: json('{}'),
   GroupRatio: json('{"default":1,"vip":1,"svip":1}'),
   /** model name → US dollars per call: such a model is billed per call, whatever its tokens */
   ModelPrice: json('{}'),

@@ -1,9 +1,12 @@
 /**
  * Built-in prices, as ratios: model ratio 1 = $0.002 per 1K prompt tokens, completion ratio = output price ÷
  * input price, cache read and cache write ratios = the price of a prompt token read from or written to the
- * vendor's prompt cache ÷ the input price. Each vendor folder prices its models with these helpers from the
+ * vendor's prompt cache ÷ the input price, audio and image input ratios = the price of such an input token ÷
+ * the (text) input price, audio and image output ratios = the price of such an output token ÷ the (text)
+ * output price. Each vendor folder prices its models with these helpers from the
  * vendor's list prices; the options ModelRatio, CompletionRatio, CacheReadRatio and CacheWriteRatio override
- * any entry and add models. Yuan prices convert at 7 yuan to the dollar.
+ * any entry and add models (and AudioInputRatio, ImageInputRatio, AudioOutputRatio, ImageOutputRatio the
+ * media ratios). Yuan prices convert at 7 yuan to the dollar.
  */
 export interface ModelPrice {
   modelRatio: number;
@@ -12,6 +15,20 @@ export interface ModelPrice {
   cacheReadRatio?: number;
   /** absent: cache writes cost what fresh input does (ratio 1) */
   cacheWriteRatio?: number;
+  /** absent: audio / image input costs what text input does (ratio 1) */
+  audioInputRatio?: number;
+  imageInputRatio?: number;
+  /** absent: audio / image output costs what text output does (ratio 1) */
+  audioOutputRatio?: number;
+  imageOutputRatio?: number;
+}
+
+/** What a vendor charges for audio and image tokens, ÷ its text input price (input) or text output price (output). */
+export interface MediaRatios {
+  audioInput?: number;
+  imageInput?: number;
+  audioOutput?: number;
+  imageOutput?: number;
 }
 
 /** What a vendor charges for prompt tokens read from (read) and written to (write) its cache, ÷ the input price. */
@@ -55,6 +72,17 @@ export function cached(price: ModelPrice, ratios: CacheRatios): ModelPrice {
     ...price,
     ...(ratios.read === undefined ? {} : { cacheReadRatio: ratios.read }),
     ...(ratios.write === undefined ? {} : { cacheWriteRatio: ratios.write }),
+  };
+}
+
+/** A model that prices audio or image tokens apart from text ones. */
+export function media(price: ModelPrice, ratios: MediaRatios): ModelPrice {
+  return {
+    ...price,
+    ...(ratios.audioInput === undefined ? {} : { audioInputRatio: ratios.audioInput }),
+    ...(ratios.imageInput === undefined ? {} : { imageInputRatio: ratios.imageInput }),
+    ...(ratios.audioOutput === undefined ? {} : { audioOutputRatio: ratios.audioOutput }),
+    ...(ratios.imageOutput === undefined ? {} : { imageOutputRatio: ratios.imageOutput }),
   };
 }
 

@@ -12,6 +12,7 @@ import * as usageRollups from './0010-usage-rollups';
 import * as changeVersions from './0011-change-versions';
 import * as logCallPrice from './0012-log-call-price';
 import * as logPagingIndexes from './0013-log-paging-indexes';
+import * as logMediaTokens from './0014-log-media-tokens';
 import * as oidcId from './0015-oidc-id';
 
 /**
@@ -32,5 +33,6 @@ export const migrations: Record<string, Migration> = {
   '0011-change-versions': changeVersions,
   '0012-log-call-price': logCallPrice,
   '0013-log-paging-indexes': logPagingIndexes,
+  '0014-log-media-tokens': logMediaTokens,
   '0015-oidc-id': oidcId,
 };

@@ -14,6 +14,9 @@ function count(value: unknown): number | null {
  * - completion = candidatesTokenCount + thoughtsTokenCount: thinking is billed as output, and Gemini counts it
  *   apart from the candidates (unlike OpenAI, whose completion_tokens include reasoning).
  * - cacheRead = cachedContentTokenCount, which promptTokenCount already includes.
+ * - audio / image input = the AUDIO / IMAGE entries of promptTokensDetails less those of cacheTokensDetails
+ *   (cached media is already counted as a cache read); VIDEO and TEXT stay plain input, which Gemini prices
+ *   alike. Audio / image output = the AUDIO / IMAGE entries of candidatesTokensDetails.
  * A blocked prompt reports only promptTokenCount (and the total); the missing counts are 0.
  */
 export function convertGeminiUsage(metadata: unknown): TokenUsage | null {
@@ -31,6 +34,20 @@ export function convertGeminiUsage(metadata: unknown): TokenUsage | null {
   const cached = count(fields.cachedContentTokenCount);
   if (cached) usage.cacheReadTokens = cached;
   if (thoughts) usage.reasoningTokens = thoughts;
+  const prompted = (modality: string) =>
+    Math.max(
+      0,
+      (modalityCount(fields.promptTokensDetails, modality) ?? 0) -
+        (modalityCount(fields.cacheTokensDetails, modality) ?? 0),
+    );
+  const audioInput = prompted('AUDIO');
+  const imageInput = prompted('IMAGE');
+  const audioOutput = modalityCount(fields.candidatesTokensDetails, 'AUDIO');
+  const imageOutput = modalityCount(fields.candidatesTokensDetails, 'IMAGE');
+  if (audioInput) usage.audioInputTokens = audioInput;
+  if (imageInput) usage.imageInputTokens = imageInput;
+  if (audioOutput) usage.audioOutputTokens = audioOutput;
+  if (imageOutput) usage.imageOutputTokens = imageOutput;
   return usage;
 }
 

@@ -17,7 +17,9 @@ function detail(details: unknown, name: string): number | null {
  * (https://platform.openai.com/docs/api-reference/images/object). Whisper's `{type: "duration"}` has no
  * tokens and answers null, so the transcript is counted instead. Cached input and reasoning tokens come from
  * the details objects (https://platform.openai.com/docs/api-reference/chat/object#chat/object-usage); a zero
- * count is left out.
+ * count is left out. Audio and image tokens come from the same objects: chat's prompt_tokens_details and
+ * completion_tokens_details carry audio_tokens (and image_tokens where reported), gpt-image-1 and the
+ * transcription models say input_tokens_details / output_tokens_details.
  */
 export function convertOpenAIUsage(usage: unknown): TokenUsage | null {
   if (typeof usage !== 'object' || usage === null) return null;
@@ -37,5 +39,17 @@ export function convertOpenAIUsage(usage: unknown): TokenUsage | null {
   if (cacheRead !== null) converted.cacheReadTokens = cacheRead;
   if (cacheWrite !== null) converted.cacheWriteTokens = cacheWrite;
   if (reasoning !== null) converted.reasoningTokens = reasoning;
+  const input = fields.prompt_tokens_details ?? fields.input_tokens_details;
+  const output = fields.completion_tokens_details ?? fields.output_tokens_details;
+  const media: [keyof TokenUsage, unknown, string][] = [
+    ['audioInputTokens', input, 'audio_tokens'],
+    ['imageInputTokens', input, 'image_tokens'],
+    ['audioOutputTokens', output, 'audio_tokens'],
+    ['imageOutputTokens', output, 'image_tokens'],
+  ];
+  for (const [field, details, name] of media) {
+    const value = detail(details, name);
+    if (value !== null) converted[field] = value;
+  }
   return converted;
 }

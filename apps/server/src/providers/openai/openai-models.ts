@@ -1,4 +1,4 @@
-import { cached, ratio, same, usd, withCacheRatios, type ModelPrice } from '../model-prices';
+import { cached, media, ratio, same, usd, withCacheRatios, type ModelPrice } from '../model-prices';
 
 /**
  * The models of the OpenAI API (https://platform.openai.com/docs/models), also listed for Azure, the OpenAI
@@ -74,13 +74,9 @@ export const openAIPrices: Readonly<Record<string, ModelPrice>> = withCacheRatio
       'gpt-4-1106-preview',
       'gpt-4-vision-preview',
     ]),
-    ...same(usd(2.5, 10), [
-      'gpt-4o',
-      'gpt-4o-2024-08-06',
-      'gpt-4o-2024-11-20',
-      'gpt-4o-audio-preview',
-      'gpt-4o-search-preview',
-    ]),
+    ...same(usd(2.5, 10), ['gpt-4o', 'gpt-4o-2024-08-06', 'gpt-4o-2024-11-20', 'gpt-4o-search-preview']),
+    // Audio tokens: $40 / 1M in (16 × text input), $80 / 1M out (8 × text output).
+    'gpt-4o-audio-preview': media(usd(2.5, 10), { audioInput: 16, audioOutput: 8 }),
     ...same(usd(5, 15), ['gpt-4o-2024-05-13', 'chatgpt-4o-latest']),
     ...same(usd(0.15, 0.6), ['gpt-4o-mini', 'gpt-4o-mini-2024-07-18', 'gpt-4o-mini-search-preview']),
     ...same(cached(usd(2, 8), { read: 0.25 }), ['gpt-4.1', 'gpt-4.1-2025-04-14']),
@@ -105,15 +101,16 @@ export const openAIPrices: Readonly<Record<string, ModelPrice>> = withCacheRatio
     ...same(usd(0), ['omni-moderation-latest', 'text-moderation-latest', 'text-moderation-stable']),
     // Whisper is $0.006 a minute; billed per transcript token at $0.03 / 1K (about 200 tokens a minute).
     'whisper-1': ratio(15),
-    'gpt-4o-transcribe': usd(2.5, 10),
-    'gpt-4o-mini-transcribe': usd(1.25, 5),
+    // Transcription: text input $2.50 / $1.25, audio input $6 / $3 per 1M (2.4 × text input).
+    'gpt-4o-transcribe': media(usd(2.5, 10), { audioInput: 2.4 }),
+    'gpt-4o-mini-transcribe': media(usd(1.25, 5), { audioInput: 2.4 }),
     // Speech is billed per input character: tts-1 $15 / 1M characters, tts-1-hd $30.
     ...same(ratio(7.5), ['tts-1', 'tts-1-1106', 'gpt-4o-mini-tts']),
     ...same(ratio(15), ['tts-1-hd', 'tts-1-hd-1106']),
     // Images: dollars per standard image ÷ 0.002 (sizes and quality multiply it; see image-pricing.ts).
     'dall-e-2': ratio(8),
     'dall-e-3': ratio(20),
-    // gpt-image-1 bills tokens: text input $5 / 1M, image output $40 / 1M.
-    'gpt-image-1': cached(usd(5, 40), { read: 0.25 }),
+    // gpt-image-1 bills tokens: text input $5 / 1M, image input $10 / 1M, image output $40 / 1M.
+    'gpt-image-1': media(cached(usd(5, 40), { read: 0.25 }), { imageInput: 2 }),
   },
 );
