@@ -1,0 +1,15 @@
+import { expect, test } from '@playwright/test';
+
+test('the console switches to dark and remembers it after a reload', async ({ page }) => {
+  await page.goto('/login');
+  const html = page.locator('html');
+  await expect(html).toHaveAttribute('data-mantine-color-scheme', 'light');
+
+  await page.getByRole('button', { name: 'Change colour scheme' }).click();
+  await page.getByRole('menuitem', { name: 'Dark' }).click();
+  await expect(html).toHaveAttribute('data-mantine-color-scheme', 'dark');
+
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
+  await expect(html).toHaveAttribute('data-mantine-color-scheme', 'dark');
+});
