@@ -34,4 +34,14 @@ describe('colour scheme switch', () => {
     // The test browser reports no dark preference, so "the system" resolves to light.
     expect(document.documentElement).toHaveAttribute('data-mantine-color-scheme', 'light');
   });
+
+  it('offers the same choice in the mobile menu', async () => {
+    withServer();
+    localStorage.removeItem(colorSchemeStorageKey);
+    const view = renderApp('/');
+    await view.user.click(await screen.findByRole('button', { name: 'Toggle navigation' }));
+    await view.user.click(await screen.findByRole('radio', { name: 'Dark' }));
+    expect(document.documentElement).toHaveAttribute('data-mantine-color-scheme', 'dark');
+    expect(localStorage.getItem(colorSchemeStorageKey)).toBe('dark');
+  });
 });

@@ -1,4 +1,11 @@
-import { ActionIcon, Menu, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
+import {
+  ActionIcon,
+  Center,
+  Menu,
+  SegmentedControl,
+  useMantineColorScheme,
+  type MantineColorScheme,
+} from '@mantine/core';
 import { IconDeviceDesktop, IconMoon, IconSun } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 
@@ -37,5 +44,28 @@ export function ColorSchemeSwitch() {
         ))}
       </Menu.Dropdown>
     </Menu>
+  );
+}
+
+/** The same choice as a row of three buttons, for the mobile menu. */
+export function ColorSchemeSegments() {
+  const { t } = useTranslation();
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  return (
+    <SegmentedControl
+      fullWidth
+      aria-label={t('common.changeColorScheme')}
+      value={colorScheme}
+      onChange={(value) => setColorScheme(value as MantineColorScheme)}
+      data={schemes.map(({ value, label, icon: Icon }) => ({
+        value,
+        label: (
+          <Center style={{ gap: 6 }}>
+            <Icon size={16} stroke={1.6} />
+            <span>{t(label)}</span>
+          </Center>
+        ),
+      }))}
+    />
   );
 }

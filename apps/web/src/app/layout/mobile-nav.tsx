@@ -2,6 +2,7 @@ import { Button, Divider, NavLink, ScrollArea, Stack } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useStoredUser } from '../../api/session';
+import { ColorSchemeSegments } from './color-scheme-switch';
 import { isActiveItem } from './nav-items';
 import { useNavItems } from './use-nav-items';
 
@@ -44,6 +45,8 @@ export function MobileNav({ onNavigate }: { onNavigate: () => void }) {
           </Stack>
         </>
       )}
+      <Divider my="sm" />
+      <ColorSchemeSegments />
     </ScrollArea>
   );
 }
