@@ -1,15 +1,11 @@
 import {
-  auditQuerySchema,
   channelFieldsSchema,
   channelListQuerySchema,
   channelUpdateSchema,
   createRedemptionRequestSchema,
   createTokenRequestSchema,
   createUserRequestSchema,
-  dashboardQuerySchema,
   keywordPageQuerySchema,
-  logClearQuerySchema,
-  logQuerySchema,
   manageUserRequestSchema,
   optionUpdateRequestSchema,
   oneApiImportRequestSchema,
@@ -30,7 +26,7 @@ import { idPath, type ApiRouteContract } from './api-route-contract';
 const channelTestQuery = z.object({ model: z.string().optional() });
 const channelBatchTestQuery = z.object({ scope: z.enum(['all', 'disabled']).optional() });
 
-/** Users, options, channels, keys, redemption codes, logs and the dashboard. */
+/** Users, options, channels, keys and redemption codes; the logs and the dashboard are in log-api-routes.ts. */
 export const managementApiRoutes: readonly ApiRouteContract[] = [
   // users (admin)
   {
@@ -110,7 +106,8 @@ export const managementApiRoutes: readonly ApiRouteContract[] = [
     path: '/api/option/config-export',
     tag: 'options',
     access: 'root',
-    summary: 'The configuration (channels, prices, groups, options) as a YAML file; secrets as ${VARIABLE} placeholders',
+    summary:
+      'The configuration (channels, prices, groups, options) as a YAML file; secrets as ${VARIABLE} placeholders',
   },
   // channels (admin)
   {
@@ -303,101 +300,5 @@ export const managementApiRoutes: readonly ApiRouteContract[] = [
     tag: 'redemptions',
     access: 'admin',
     summary: 'Delete a code',
-  },
-  // consumption logs
-  {
-    method: 'GET',
-    path: '/api/log',
-    tag: 'logs',
-    access: 'admin',
-    summary: 'Every consumption log, filtered; paged by cursor (next_cursor) or by p and size',
-    query: logQuerySchema,
-  },
-  {
-    method: 'GET',
-    path: '/api/log/self',
-    tag: 'logs',
-    access: 'user',
-    summary: 'Own consumption logs, filtered; paged by cursor (next_cursor) or by p and size',
-    query: logQuerySchema,
-  },
-  {
-    method: 'GET',
-    path: '/api/pricing',
-    tag: 'logs',
-    access: 'user',
-    summary: 'The models the user can call, with their ratios and prices per million tokens or per call',
-  },
-  {
-    method: 'GET',
-    path: '/api/pricing/built-in',
-    tag: 'options',
-    access: 'admin',
-    summary:
-      'The built-in price table beside the price options: built-in and effective prices, and overrides',
-  },
-  {
-    method: 'GET',
-    path: '/api/user/dashboard',
-    tag: 'logs',
-    access: 'user',
-    summary: 'Own requests, tokens and quota per day and model over the last 7 days',
-  },
-  {
-    method: 'GET',
-    path: '/api/dashboard',
-    tag: 'logs',
-    access: 'user',
-    summary:
-      'Usage over time from the hourly or daily rollups: series, totals, top models and keys; channels with error rate and latency percentiles for admins; scope=all (everyone) for admins',
-    query: dashboardQuerySchema,
-  },
-  {
-    method: 'GET',
-    path: '/api/log/export',
-    tag: 'logs',
-    access: 'admin',
-    summary: 'Every log the filters match as CSV, newest first, streamed in batches (any size)',
-    query: logQuerySchema,
-  },
-  {
-    method: 'GET',
-    path: '/api/log/self/export',
-    tag: 'logs',
-    access: 'user',
-    summary: 'Own logs the filters match as CSV, newest first, streamed in batches (any size)',
-    query: logQuerySchema,
-  },
-  {
-    method: 'GET',
-    path: '/api/log/stat',
-    tag: 'logs',
-    access: 'admin',
-    summary: 'Quota used by the filtered logs',
-    query: logQuerySchema,
-  },
-  {
-    method: 'GET',
-    path: '/api/log/self/stat',
-    tag: 'logs',
-    access: 'user',
-    summary: 'Quota used by own filtered logs',
-    query: logQuerySchema,
-  },
-  {
-    method: 'DELETE',
-    path: '/api/log',
-    tag: 'logs',
-    access: 'admin',
-    summary: 'Delete logs older than a time',
-    query: logClearQuerySchema,
-  },
-  {
-    method: 'GET',
-    path: '/api/audit',
-    tag: 'logs',
-    access: 'admin',
-    summary: 'The audit log: who changed what (secrets masked), newest first; option entries for root only',
-    query: auditQuerySchema,
   },
 ];
