@@ -2,7 +2,15 @@ import type { Log } from '@gatehouse/shared';
 
 /** A term of the charge: tokens × their ratio (no ratio for fresh prompt tokens, which cost the plain price). */
 export interface ChargeTerm {
-  kind: 'freshPrompt' | 'cacheRead' | 'cacheWrite' | 'completion';
+  kind:
+    | 'freshPrompt'
+    | 'cacheRead'
+    | 'cacheWrite'
+    | 'audioInput'
+    | 'imageInput'
+    | 'completion'
+    | 'audioOutput'
+    | 'imageOutput';
   tokens: number;
   ratio: number | null;
 }
@@ -23,12 +31,36 @@ export interface LogCharge {
 export function describeLogCharge(log: Log): LogCharge | null {
   if (log.inbound_protocol === '' || log.inbound_protocol === 'openai-images' || log.call_price > 0)
     return null;
-  const freshPrompt = Math.max(0, log.prompt_tokens - log.cache_read_tokens - log.cache_write_tokens);
+  const freshPrompt = Math.max(
+    0,
+    log.prompt_tokens -
+      log.cache_read_tokens -
+      log.cache_write_tokens -
+      log.audio_input_tokens -
+      log.image_input_tokens,
+  );
+  const textCompletion = Math.max(
+    0,
+    log.completion_tokens - log.audio_output_tokens - log.image_output_tokens,
+  );
+  // Generated audio and image tokens are priced relative to a text completion token: ratio × completion ratio.
   const terms: ChargeTerm[] = [
     { kind: 'freshPrompt', tokens: freshPrompt, ratio: null },
     { kind: 'cacheRead', tokens: log.cache_read_tokens, ratio: log.cache_read_ratio },
     { kind: 'cacheWrite', tokens: log.cache_write_tokens, ratio: log.cache_write_ratio },
-    { kind: 'completion', tokens: log.completion_tokens, ratio: log.completion_ratio },
+    { kind: 'audioInput', tokens: log.audio_input_tokens, ratio: log.audio_input_ratio },
+    { kind: 'imageInput', tokens: log.image_input_tokens, ratio: log.image_input_ratio },
+    { kind: 'completion', tokens: textCompletion, ratio: log.completion_ratio },
+    {
+      kind: 'audioOutput',
+      tokens: log.audio_output_tokens,
+      ratio: log.audio_output_ratio * log.completion_ratio,
+    },
+    {
+      kind: 'imageOutput',
+      tokens: log.image_output_tokens,
+      ratio: log.image_output_ratio * log.completion_ratio,
+    },
   ];
   const weighted = terms.reduce((sum, term) => sum + term.tokens * (term.ratio ?? 1), 0);
   return { terms, exact: weighted * log.model_ratio * log.group_ratio };

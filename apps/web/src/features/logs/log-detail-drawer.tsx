@@ -100,6 +100,9 @@ function LogDetail({
                 [label('cacheWrite'), count(log.cache_write_tokens)],
                 [label('completion'), count(log.completion_tokens)],
                 [label('reasoning'), count(log.reasoning_tokens), true],
+                ...mediaRows(log).map(
+                  ([key, tokens]): Fact => [label(key), count(tokens), true],
+                ),
               ]}
             />
           </Stack>
@@ -185,4 +188,15 @@ function LogDetail({
       )}
     </Stack>
   );
+}
+
+/** Audio and image counts (parts of the prompt or completion), listed only when the entry has any. */
+function mediaRows(log: Log): [string, number][] {
+  const rows: [string, number][] = [
+    ['audioInput', log.audio_input_tokens],
+    ['imageInput', log.image_input_tokens],
+    ['audioOutput', log.audio_output_tokens],
+    ['imageOutput', log.image_output_tokens],
+  ];
+  return rows.filter(([, tokens]) => tokens > 0);
 }
