@@ -1,10 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { nowSeconds } from '@gatehouse/shared';
 import type { AppContext } from '../context';
+import { startPeriodicPrune } from '../db/periodic-prune';
 
-const PRUNE_EVERY_MS = 60 * 60 * 1000;
-/** The first run waits a little, so a start is not slowed by a backlog. */
-const FIRST_RUN_AFTER_MS = 30 * 1000;
 const BATCH_SIZE = 500;
 /** per run: a backlog (retention shortened) is worked off over several runs without one long lock */
 const MAX_BATCHES = 20;
@@ -41,27 +39,10 @@ export async function pruneAuditLog(context: Pick<AppContext, 'db' | 'options'>)
   return deleted;
 }
 
-/** Prunes in the background on the master node only (one instance is enough): soon after the start, then hourly. */
+/** Prunes the audit log in the background on the master node, hourly. */
 export function startAuditPruning(context: AppContext, log: FastifyBaseLogger): void {
-  if (!context.config.isMasterNode) return;
-  let running: Promise<void> | null = null;
-  const prune = () => {
-    // A slow run is never overlapped by the next one.
-    running ??= pruneAuditLog(context)
-      .then((deleted) => {
-        if (deleted > 0) log.info({ deleted }, 'pruned old audit entries');
-      })
-      .catch((error: unknown) => log.error({ err: error }, 'pruning the audit log failed'))
-      .finally(() => (running = null));
-  };
-  const first = setTimeout(prune, FIRST_RUN_AFTER_MS);
-  const timer = setInterval(prune, PRUNE_EVERY_MS);
-  first.unref();
-  timer.unref();
-  // The database closes after the closers ran: a run under way finishes first.
-  context.closers.push(async () => {
-    clearTimeout(first);
-    clearInterval(timer);
-    await running;
+  startPeriodicPrune(context, log, {
+    prune: () => pruneAuditLog(context),
+    what: 'audit entries past LogRetentionDays',
   });
 }

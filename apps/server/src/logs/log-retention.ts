@@ -1,10 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { LogType, nowSeconds } from '@gatehouse/shared';
 import type { AppContext } from '../context';
-
-const PRUNE_EVERY_MS = 60 * 60 * 1000;
-/** The first run waits a little, so a start is not slowed by a large backlog. */
-const FIRST_RUN_AFTER_MS = 30 * 1000;
+import { startPeriodicPrune } from '../db/periodic-prune';
 
 export interface LogPruneOptions {
   /** rows per DELETE: small, so each statement holds its locks only briefly */
@@ -64,31 +61,10 @@ export async function pruneConsumptionLogs(
   return result;
 }
 
-/**
- * Prunes in the background on the master node only (one instance is enough): shortly after the start, then
- * every hour. A run already going is not started twice.
- */
+/** Prunes consumption and error logs in the background on the master node, hourly. */
 export function startLogRetention(context: AppContext, log: FastifyBaseLogger): void {
-  if (!context.config.isMasterNode) return;
-  let isClosed = false;
-  let running: Promise<void> | null = null;
-  const prune = () => {
-    if (running) return;
-    running = pruneConsumptionLogs(context, { shouldStop: () => isClosed })
-      .then(({ deleted }) => {
-        if (deleted > 0) log.info({ deleted }, 'pruned consumption logs past LogRetentionDays');
-      })
-      .catch((error: unknown) => log.error({ err: error }, 'pruning consumption logs failed'))
-      .finally(() => (running = null));
-  };
-  const first = setTimeout(prune, FIRST_RUN_AFTER_MS);
-  const timer = setInterval(prune, PRUNE_EVERY_MS);
-  first.unref();
-  timer.unref();
-  context.closers.push(async () => {
-    isClosed = true;
-    clearTimeout(first);
-    clearInterval(timer);
-    await running;
+  startPeriodicPrune(context, log, {
+    prune: async (shouldStop) => (await pruneConsumptionLogs(context, { shouldStop })).deleted,
+    what: 'consumption logs past LogRetentionDays',
   });
 }
