@@ -175,19 +175,7 @@ export async function reserveQuota(
         throw new ReservationRefused('token');
       }
       if (record) {
-        await trx.executeQuery(
-          writeRecord(
-            db,
-            record.id,
-            holder.userId,
-            holder.tokenId,
-            holder.isUnlimitedToken ? 1 : 0,
-            amount,
-            record.nodeId,
-            now,
-            now + record.leaseSeconds,
-          ),
-        );
+        await trx.executeQuery(recordFor(db, holder, amount, record, now));
       }
     });
     return null;
@@ -195,6 +183,21 @@ export async function reserveQuota(
     if (error instanceof ReservationRefused) return error.shortfall;
     throw error;
   }
+}
+
+/** The durable record of a reservation of `amount` for the holder, leased from now. */
+function recordFor(db: Db, holder: QuotaHolder, amount: number, record: ReservationRecord, now: number) {
+  return writeRecord(
+    db,
+    record.id,
+    holder.userId,
+    holder.tokenId,
+    holder.isUnlimitedToken ? 1 : 0,
+    amount,
+    record.nodeId,
+    now,
+    now + record.leaseSeconds,
+  );
 }
 
 /** One reservation of a batch: what reserveQuota takes. */
@@ -238,19 +241,7 @@ export async function reserveQuotaBatch(
         shortfalls.push('token');
         continue;
       }
-      await trx.executeQuery(
-        writeRecord(
-          db,
-          record.id,
-          holder.userId,
-          holder.tokenId,
-          holder.isUnlimitedToken ? 1 : 0,
-          amount,
-          record.nodeId,
-          now,
-          now + record.leaseSeconds,
-        ),
-      );
+      await trx.executeQuery(recordFor(db, holder, amount, record, now));
       shortfalls.push(null);
     }
     return shortfalls;
