@@ -64,9 +64,11 @@ describe('OpenAI-format answers', () => {
       promptTokens: 8,
       completionTokens: 0,
     });
+    // 40 of the 50 prompt tokens are the input image's (input_tokens_details), priced by ImageInputRatio.
     expect(adapter.images?.readResponse(fixture('image-gpt-image-1-usage.json')).usage).toEqual({
       promptTokens: 50,
       completionTokens: 50,
+      imageInputTokens: 40,
     });
     const transcript = adapter.audioTranscriptions?.readResponse(
       fixture('transcription-gpt-4o-usage.json'),
