@@ -325,6 +325,9 @@ describe.each(lanes)('an Anthropic client on $lane', ({ model, isNative }) => {
     });
     await kit.settle();
     expect(await kit.userQuota(user.id)).toBe(before);
+    // The stand-in's 429 says retry-after: 1, so the gateway rests this channel for the model for a second:
+    // the next tests would get 503 channels_cooling_down (tested in relay-channel-resilience) until then.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
   });
 
   it('sends an error event when the upstream stream breaks after it started', async () => {
