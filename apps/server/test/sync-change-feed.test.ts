@@ -119,8 +119,8 @@ describe('changes on one instance reach another on the same database', () => {
       .where('user_id', '=', owner.user.id)
       .executeTakeFirstOrThrow();
     const key = `sk-${stored.key}`;
-    // The other instance has the key in its cache before the change.
-    expect((await ask(second, key)).status).toBe(200);
+    // The other instance has the key in its cache before the change (once it sees the channel made above).
+    await waitUntil('the new channel', async () => (await ask(second, key)).status === 200);
     const disabledKey = await first.test.app.inject({
       method: 'PUT',
       url: '/api/token/?status_only=true',
