@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, stop } from 'esbuild';
+import { bundleServer } from '../apps/server/bundle.mjs';
 
 /** bench/dist: the bundles every child process runs with plain node (no TypeScript loader in them). */
 export const BUILD_DIR = fileURLToPath(new URL('./dist/', import.meta.url));
@@ -12,7 +13,7 @@ export const builtPaths = {
   exitWithParent: path.join(BUILD_DIR, 'exit-with-parent.mjs'),
   eventLoopProbe: path.join(BUILD_DIR, 'event-loop-probe.mjs'),
   portkeyPreload: path.join(BUILD_DIR, 'portkey-preload.mjs'),
-  gateway: path.join(BUILD_DIR, 'gateway.mjs'),
+  gateway: path.join(BUILD_DIR, 'gateway', 'main.js'),
 };
 
 /** The server root measured: this checkout, or BENCH_SERVER_ROOT (another checkout, to compare a change). */
@@ -30,18 +31,12 @@ const common = {
 } as const;
 
 /**
- * The gateway, built like apps/server/build.mjs builds dist/main.js (packages external, @gatehouse/shared
- * compiled in, source map beside it), but into bench/dist so the shared dist/ other people test against is
- * left alone; packages resolve from the root node_modules.
+ * The gateway, bundled exactly as apps/server/build.mjs bundles dist/ (main.js and its chunks), but into a
+ * folder of bench/dist so the shared dist/ other people test against is left alone; packages resolve from
+ * the root node_modules. Answers the entry's path.
  */
-function buildGateway(root: string, outfile: string) {
-  return build({
-    ...common,
-    entryPoints: [path.join(root, 'apps/server/src/main.ts')],
-    outfile,
-    sourcemap: true,
-    alias: { '@gatehouse/shared': path.join(root, 'packages/shared/src/index.ts') },
-  });
+function buildGateway(root: string, outdir: string): Promise<string> {
+  return bundleServer(root, outdir);
 }
 
 /** Bundles the mock, the floor, the preloads and the gateway of serverRoot(). */
@@ -64,7 +59,7 @@ export async function buildBenchChildren(): Promise<void> {
       entryPoints: [path.join(BENCH_DIR, 'portkey-preload.ts')],
       outfile: builtPaths.portkeyPreload,
     }),
-    buildGateway(serverRoot(), builtPaths.gateway),
+    buildGateway(serverRoot(), path.dirname(builtPaths.gateway)),
   ]);
   // esbuild's service process would otherwise idle on the driver's core for the whole run.
   await stop();
@@ -72,8 +67,9 @@ export async function buildBenchChildren(): Promise<void> {
 
 /** One gateway bundle per server tree compared (compare.ts); answers their paths in order. */
 export async function buildComparedGateways(roots: string[]): Promise<string[]> {
-  const outfiles = roots.map((_, index) => path.join(BUILD_DIR, `gateway-${index}.mjs`));
-  await Promise.all(roots.map((root, index) => buildGateway(path.resolve(root), outfiles[index])));
+  const entries = await Promise.all(
+    roots.map((root, index) => buildGateway(path.resolve(root), path.join(BUILD_DIR, `gateway-${index}`))),
+  );
   await stop();
-  return outfiles;
+  return entries;
 }

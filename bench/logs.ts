@@ -6,7 +6,7 @@
  *
  * A DSN is `postgres://…`, `mysql://…` or `sqlite:<path>`. The seed spreads rows over the last 90 days across
  * 200 users (a few heavy, most light), 1–3 keys each, 24 models, 12 channels and the log types in the
- * proportions a busy gateway has; batched multi-row inserts, one transaction per 20 batches.
+ * proportions a busy gateway has; bulk-loaded through the database's own driver (bench/logs-seed.ts).
  */
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,9 +16,11 @@ import { LogType, MAX_ROW_ID } from '@gatehouse/shared';
 import { sql } from 'kysely';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config/config';
+import { createMonthPartition, isLogsPartitioned, monthStart } from '../apps/server/src/db/log-partitions';
 import { closeContext, createContext, type AppContext } from '../apps/server/src/context';
 import type { NewLogRow } from '../apps/server/src/db/schema';
 import { encodeLogCursor } from '../apps/server/src/logs/log-query';
+import { bulkLoad } from './logs-seed';
 
 const DAY = 86_400;
 const USERS = 200;
@@ -56,11 +58,13 @@ function argument(name: string): string | undefined {
   return index >= 0 ? process.argv[index + 1] : undefined;
 }
 
+const dsn = () => argument('database') ?? `sqlite:${path.resolve('data/bench-logs.db')}`;
+
 function environment(): Record<string, string> {
-  const dsn = argument('database') ?? `sqlite:${path.resolve('data/bench-logs.db')}`;
-  return dsn.startsWith('sqlite:')
-    ? { SQLITE_PATH: dsn.slice('sqlite:'.length), SESSION_SECRET: 'bench-logs-session-secret' }
-    : { SQL_DSN: dsn, SESSION_SECRET: 'bench-logs-session-secret' };
+  const database = dsn();
+  return database.startsWith('sqlite:')
+    ? { SQLITE_PATH: database.slice('sqlite:'.length), SESSION_SECRET: 'bench-logs-session-secret' }
+    : { SQL_DSN: database, SESSION_SECRET: 'bench-logs-session-secret' };
 }
 
 async function open(): Promise<AppContext> {
@@ -134,49 +138,31 @@ function makeRow(next: () => number, index: number, createdAt: number): NewLogRo
 async function seed(): Promise<void> {
   const rows = Number(argument('rows') ?? 1_000_000);
   if (!Number.isSafeInteger(rows) || rows <= 0) throw new Error('--rows must be a positive whole number');
-  const context = await open();
-  const { db } = context;
-  const isPostgres = db.getExecutor().adapter.constructor.name.startsWith('Postgres');
-  // 12 000 parameters per statement at most on PostgreSQL (limit 65 535), SQLite's limit is 32 766.
-  const batch = isPostgres ? 1000 : 1500;
-  const perTransaction = 20;
-  const next = random(16);
+  // The server's own start first: migrations, root; then the bulk load through the driver (bench/logs-seed.ts).
   const now = Math.floor(Date.now() / 1000);
   const start = now - 90 * DAY;
-  const step = (90 * DAY) / rows;
-  const began = performance.now();
-  let written = 0;
-  while (written < rows) {
-    await db.transaction().execute(async (trx) => {
-      for (let round = 0; round < perTransaction && written < rows; round += 1) {
-        const count = Math.min(batch, rows - written);
-        const values = Array.from({ length: count }, (_, offset) => {
-          const index = written + offset;
-          return makeRow(next, index, Math.floor(start + index * step));
-        });
-        // Rows carry different columns (top-ups have no model): group them so each insert has one shape.
-        const byShape = new Map<string, NewLogRow[]>();
-        for (const value of values) {
-          const shape = Object.keys(value).join(',');
-          const group = byShape.get(shape);
-          if (group) group.push(value);
-          else byShape.set(shape, [value]);
-        }
-        for (const group of byShape.values()) await trx.insertInto('logs').values(group).execute();
-        written += count;
-      }
-    });
-    if (written % 100_000 < batch * perTransaction) {
-      const seconds = (performance.now() - began) / 1000;
-      process.stdout.write(
-        `\r${written.toLocaleString('en')} rows, ${Math.round(written / seconds).toLocaleString('en')} rows/s   `,
-      );
+  const setup = await open();
+  // PostgreSQL: the month partitions a server running for those 90 days would have made.
+  if (await isLogsPartitioned(setup.db)) {
+    for (let month = monthStart(start); month < now; month = monthStart(month, 1)) {
+      await createMonthPartition(setup.db, month);
     }
   }
-  const seconds = (performance.now() - began) / 1000;
-  console.log(`\nseeded ${rows.toLocaleString('en')} rows in ${seconds.toFixed(1)} s`);
+  await closeContext(setup);
+  const next = random(16);
+  const step = (90 * DAY) / rows;
+  const seconds = await bulkLoad(dsn(), rows, (index) =>
+    makeRow(next, index, Math.floor(start + index * step)),
+  );
+  console.log(
+    `\nseeded ${rows.toLocaleString('en')} rows in ${seconds.toFixed(1)} s ` +
+      `(${Math.round(rows / seconds).toLocaleString('en')} rows/s)`,
+  );
   // Fresh statistics, as a database that grew over months has: the planner picks the index per filter from them.
-  await sql`analyze logs`.execute(db);
+  const context = await open();
+  const analyzing = performance.now();
+  await (dsn().startsWith('mysql') ? sql`analyze table logs` : sql`analyze logs`).execute(context.db);
+  console.log(`analyze: ${((performance.now() - analyzing) / 1000).toFixed(1)} s`);
   await closeContext(context);
 }
 

@@ -212,6 +212,14 @@ test('root reads the built-in price table in Operation settings and copies it in
   await expect(claude.getByText('$15.00', { exact: true })).toBeVisible();
   await expect(claude.getByText('$0.30', { exact: true })).toBeVisible();
   await expect(claude.getByText('built-in', { exact: true })).toBeVisible();
+  // Audio priced apart from text: $40 in (16 × $2.50) and $80 out (8 × $10) per million audio tokens.
+  await section.getByLabel('Search models ...').fill('gpt-4o-audio-preview');
+  const audio = section
+    .getByRole('row')
+    .filter({ has: page.getByText('gpt-4o-audio-preview', { exact: true }) });
+  await expect(audio.getByText(/Audio in \$40\.00/)).toBeVisible();
+  await expect(audio.getByText(/Audio out \$80\.00/)).toBeVisible();
+  if (SHOTS) await section.screenshot({ path: `${SHOTS}/settings-built-in-audio-1280.png` });
   await section.getByLabel('Search models ...').fill('');
   await shoot(page, 'settings-built-in-1280');
   if (SHOTS) await section.screenshot({ path: `${SHOTS}/settings-built-in-table-1280.png` });

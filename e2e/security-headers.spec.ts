@@ -49,6 +49,7 @@ test('the console pages load under their Content-Security-Policy without a singl
     ['/token', /Keys|Tokens/i],
     ['/channel', /Channels/i],
     ['/log', /Logs/i],
+    ['/playground', /Playground/],
     ['/setting', /Settings/i],
     ['/user/edit', /Username/i],
   ];

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Download } from '@playwright/test';
 import { createUser, expectToast, loginViaApi, ROOT } from './helpers';
+
+/** The log type of a top-up row, as the export writes it (LogType.topup). */
+const TOPUP = 1;
 
 test('root creates three codes as a file; a user redeems one, sees the balance rise, the log row and its CSV', async ({
   page,
@@ -32,7 +35,8 @@ test('root creates three codes as a file; a user redeems one, sees the balance r
 
   const userContext = await browser.newContext({ baseURL });
   const userPage = await userContext.newPage();
-  await loginViaApi(userPage, await createUser(request, 'top'));
+  const redeemer = await createUser(request, 'top');
+  await loginViaApi(userPage, redeemer);
   await userPage.goto('/topup');
   const balance = userPage.getByTestId('topup-balance');
   await expect(balance).toHaveText('$0.00');
@@ -58,21 +62,35 @@ test('root creates three codes as a file; a user redeems one, sees the balance r
   // ordinary users get neither the username nor the channel filter
   await expect(userPage.getByLabel('Username')).toHaveCount(0);
 
+  // The export is the server's streamed CSV of every matching row (its own rows for a user), saved by the browser.
+  const csvLines = async (file: Download) =>
+    readFileSync((await file.path())!, 'utf8')
+      .trim()
+      .split('\r\n');
   const exporting = userPage.waitForEvent('download');
   await userPage.getByRole('button', { name: 'Export CSV' }).click();
   const csvFile = await exporting;
   expect(csvFile.suggestedFilename()).toMatch(/^logs-\d{8}-\d{6}\.csv$/);
-  const csv = readFileSync(await csvFile.path(), 'utf8');
-  const lines = csv
-    .replace(/^\uFEFF/, '')
-    .trim()
-    .split('\r\n');
-  expect(lines[0]).toContain('Time,Type,Username');
-  expect(lines.some((line) => line.includes('Top-up') && line.includes('Redeemed $1.00'))).toBe(true);
+  const lines = await csvLines(csvFile);
+  expect(lines[0]).toMatch(/^id,time,type,username,token_name,model_name,channel,/);
+  expect(lines.slice(1).length).toBeGreaterThan(0);
+  for (const line of lines.slice(1)) expect(line.split(',')[3]).toBe(redeemer.username);
+  expect(lines.some((line) => line.includes(`,${TOPUP},`) && line.includes('Redeemed $1.00'))).toBe(true);
   await userContext.close();
 
+  // Root exports everyone's rows under the page's filters: the username filter gives that user's rows only.
+  await page.goto('/log');
+  await page.getByLabel('Username').fill(redeemer.username);
+  await page.getByRole('textbox', { name: 'Type' }).click();
+  await page.getByRole('option', { name: 'Top-up' }).click();
+  const rootExporting = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const rootLines = await csvLines(await rootExporting);
+  expect(rootLines).toHaveLength(2);
+  expect(rootLines[1]).toContain(`,${TOPUP},${redeemer.username},`);
+
   // root sees the used code in the list, its toggle off
-  await page.reload();
+  await page.goto(`/redemption?keyword=${batch}`);
   const used = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Used', exact: true }) });
   await expect(used).toHaveCount(1);
   await expect(used.getByRole('button', { name: 'Enable' })).toBeDisabled();

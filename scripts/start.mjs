@@ -6,7 +6,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(root);
 await import('./ensure-built.mjs');
 // V8 grows its heap far past what is alive under many concurrent streams; a slower growth kept peak RSS at
-// 256 streams ~40 MB lower at no measurable CPU cost (bench/README.md). Keep in sync with bench/gateway-process.ts.
+// 256 streams ~40 MB lower at no measurable CPU cost (bench/README.md). Smaller semi-spaces
+// (--max-semi-space-size=4) took 15-25 MB more off but cost ~20 % more CPU per request at 256 connections:
+// not used. Keep in sync with bench/gateway-process.ts.
 // No --enable-source-maps: Node then parses the bundle's whole source map at start (~20–28 MB more resident)
 // and maps every stack it formats. Stacks name the functions of dist/main.js, which is not minified; set
 // NODE_OPTIONS=--enable-source-maps to see TypeScript positions instead.

@@ -1,16 +1,5 @@
-// Bundles the server into dist/main.js. Packages stay external (installed by npm); only our TypeScript,
-// including @gatehouse/shared, is compiled in.
-import { build } from 'esbuild';
+// Bundles the server into dist/main.js and dist/chunks/ (see bundle.mjs).
+import { fileURLToPath } from 'node:url';
+import { bundleServer } from './bundle.mjs';
 
-await build({
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  sourcemap: true,
-  packages: 'external',
-  alias: { '@gatehouse/shared': '../../packages/shared/src/index.ts' },
-  logLevel: 'warning',
-});
+await bundleServer(fileURLToPath(new URL('../..', import.meta.url)), 'dist');

@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config/config';
 import { createDatabase, type Db } from './db/database';
+import { ensureLogPartitions } from './db/log-partitions';
 import { migrateToLatest } from './db/migrate';
 import { OptionStore } from './options/option-store';
 import { AppEventBus } from './events';
@@ -32,7 +33,11 @@ export interface AppContext {
 
 export async function createContext(config: Config, logger?: FastifyBaseLogger): Promise<AppContext> {
   const db = await createDatabase(config);
-  if (config.isMasterNode) await migrateToLatest(db);
+  if (config.isMasterNode) {
+    await migrateToLatest(db);
+    // PostgreSQL: this month's and the next months' log partitions, before a settlement needs them.
+    await ensureLogPartitions(db, Math.floor(Date.now() / 1000));
+  }
   const options = new OptionStore(db);
   await options.reload();
   const closers: AppContext['closers'] = [];

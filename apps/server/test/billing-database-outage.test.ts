@@ -1,7 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,79 +9,41 @@ import { createDatabase, type Db } from '../src/db/database';
 import { RELEASE_NOTE } from '../src/billing/reservation-recovery';
 import { startOpenAIUpstream, type OpenAIUpstream } from './support/openai-upstream';
 import { bundleGateway, startGatewayChild, type GatewayChild } from './support/gateway-child';
+import {
+  createPrivateMariadb,
+  createPrivatePostgres,
+  whyNoPrivateServer,
+  type PrivateDatabaseServer,
+} from './support/private-database-server';
 
 /**
- * The database going away under load: a private PostgreSQL cluster (never the machine's shared one), the real
- * server in a child process on it, streaming and JSON clients through the openai SDK, then the cluster stopped
- * hard (`pg_ctl stop -m immediate`) mid-run and started again. Requests during the outage get an error answer
- * (never a hang); once the database is back, every answer a client received whole is billed exactly once,
- * the balances, the key and the logs agree, and no reservation is left once the server has recovered.
+ * The database going away under load: a private PostgreSQL cluster and a private MariaDB server (never the
+ * machine's shared ones), the real server in a child process on it, streaming and JSON clients through the
+ * openai SDK, then the database stopped hard (`pg_ctl stop -m immediate`, `kill -9` of mariadbd) mid-run and
+ * started again. Requests during the outage get an error answer (never a hang); once the database is back,
+ * the running server itself writes what it owes (no reservation left while it still runs), every answer a
+ * client received whole is billed exactly once, a JSON answer withheld because its charge failed is not
+ * billed, and the balances, the key and the logs agree.
  */
-const PG_BIN = '/usr/lib/postgresql/15/bin';
-const hasPostgres = existsSync(path.join(PG_BIN, 'initdb')) && existsSync(path.join(PG_BIN, 'pg_ctl'));
 const CLIENTS = 16;
 const MODEL = 'gpt-4o-mini';
 /** A request that takes longer than this is a hang: the SDK's own timeout turns it into a failure we see. */
 const CLIENT_TIMEOUT_MS = 30_000;
+const whyNoPostgres = whyNoPrivateServer('postgres');
+const whyNoMariadb = whyNoPrivateServer('mariadb');
 
 let upstream: OpenAIUpstream;
 let bundle: string;
-let cluster: { dir: string; port: number; dsn: string } | null = null;
 const cleanups: Array<() => Promise<void> | void> = [];
 
-function asPostgres(command: string, args: string[]): string {
-  return execFileSync('runuser', ['-u', 'postgres', '--', path.join(PG_BIN, command), ...args], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 120_000,
-  });
-}
-
-async function findFreePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no free port');
-  return address.port;
-}
-
-function startCluster(): void {
-  const { dir, port } = cluster!;
-  asPostgres('pg_ctl', [
-    '-D',
-    path.join(dir, 'data'),
-    '-l',
-    path.join(dir, 'server.log'),
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=on`,
-    '-w',
-    'start',
-  ]);
-}
-
-function stopClusterNow(): void {
-  asPostgres('pg_ctl', ['-D', path.join(cluster!.dir, 'data'), '-m', 'immediate', '-w', 'stop']);
-}
-
 beforeAll(async () => {
-  if (!hasPostgres) return;
-  const dir = mkdtempSync(path.join(tmpdir(), 'gatehouse-outage-'));
-  const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-  const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
-  chownSync(dir, uid, gid);
-  const port = await findFreePort();
-  cluster = { dir, port, dsn: `postgres://postgres@127.0.0.1:${port}/postgres` };
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  asPostgres('initdb', ['-D', path.join(dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
-  startCluster();
-  cleanups.push(() => {
-    try {
-      stopClusterNow();
-    } catch {
-      // stopped already
-    }
-  });
+  for (const [name, reason] of [
+    ['PostgreSQL', whyNoPostgres],
+    ['MariaDB', whyNoMariadb],
+  ]) {
+    if (reason) console.info(`skipping the ${name} outage: ${reason}`);
+  }
+  if (whyNoPostgres && whyNoMariadb) return;
   bundle = await bundleGateway();
   cleanups.push(() => rmSync(path.dirname(bundle), { recursive: true, force: true }));
   upstream = await startOpenAIUpstream('outage', {
@@ -157,6 +116,8 @@ function runLoad(gateway: GatewayChild, apiKey: string, phaseOf: () => Phase, is
     fetch: watchingFetch,
   });
   const complete: string[] = [];
+  /** JSON answers that failed because their charge could not be recorded: the client got none of them */
+  const withheld: string[] = [];
   const failures: Record<Phase, number> = { before: 0, outage: 0, after: 0 };
   const requests: Record<Phase, number> = { before: 0, outage: 0, after: 0 };
   const messages = new Set<string>();
@@ -167,8 +128,9 @@ function runLoad(gateway: GatewayChild, apiKey: string, phaseOf: () => Phase, is
       const phase = phaseOf();
       requests[phase] += 1;
       const content = [{ role: 'user' as const, content: `client ${index} turn ${turn}` }];
+      const isJson = (index + turn) % 2 === 0;
       try {
-        if ((index + turn) % 2 === 0) {
+        if (isJson) {
           const { data, response } = await client.chat.completions
             .create({ model: MODEL, messages: content, max_tokens: 32 })
             .withResponse();
@@ -186,6 +148,9 @@ function runLoad(gateway: GatewayChild, apiKey: string, phaseOf: () => Phase, is
         failures[phaseOf()] += 1;
         if (error instanceof OpenAI.APIConnectionTimeoutError) hangs += 1;
         if (error instanceof OpenAI.APIError && error.status !== undefined) statuses.add(error.status);
+        if (isJson && error instanceof OpenAI.APIError && error.code === 'settlement_failed') {
+          withheld.push(error.headers?.get('x-request-id') ?? '');
+        }
         messages.add(String(error).slice(0, 160));
         // An outage answers at once: do not spin.
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -195,6 +160,7 @@ function runLoad(gateway: GatewayChild, apiKey: string, phaseOf: () => Phase, is
   const done = Promise.all(Array.from({ length: CLIENTS }, (_, index) => runClient(index)));
   return done.then(() => ({
     complete,
+    withheld,
     failures,
     requests,
     hangs,
@@ -231,84 +197,123 @@ async function ledgerOf(db: Db, userId: number, tokenName: string) {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('the ledger when PostgreSQL goes away mid-run', () => {
-  it.skipIf(!hasPostgres)(
-    'answers errors during the outage, bills nothing twice and loses nothing once it is back',
+/** Polls until the running server has settled or refunded every reservation, or `ms` passed. */
+async function waitForNoReservations(db: Db, ms: number): Promise<string[]> {
+  for (let waited = 0; ; waited += 250) {
+    const left = await db.selectFrom('quota_reservations').select('id').execute();
+    if (left.length === 0 || waited >= ms) return left.map((row) => row.id);
+    await sleep(250);
+  }
+}
+
+/** Load, the database stopped hard for 3 s and started again, then the checks every database must pass. */
+async function outage(server: PrivateDatabaseServer) {
+  const database = { sqlDsn: server.dsn, sqlitePath: '' };
+  const gateway = await startGatewayChild(bundle, database);
+  cleanups.push(() => gateway.kill());
+  const provisioned = await provision(gateway);
+  let phase: Phase = 'before';
+  let isStopped = false;
+  const load = runLoad(
+    gateway,
+    provisioned.apiKey,
+    () => phase,
+    () => isStopped,
+  );
+  await sleep(1_500);
+  phase = 'outage';
+  server.stopNow();
+  await sleep(3_000);
+  await server.start();
+  phase = 'after';
+  // Back: new requests find the database again (the pool reconnects) and queued settlements commit.
+  await sleep(4_000);
+  isStopped = true;
+  const result = await load;
+  const db = await createDatabase(
+    loadConfig({ SQL_DSN: server.dsn, SQLITE_PATH: '', SESSION_SECRET: 'outage-test' }),
+  );
+  cleanups.push(() => db.destroy());
+  // The server that lived through the outage writes what it owes by itself (settlements and refunds retried
+  // every second), without waiting for a restart or a lease to run out.
+  const leftWhileRunning = await waitForNoReservations(db, 10_000);
+  // The graceful stop writes whatever is still queued; the next start recovers what the outage left.
+  const exitCode = await gateway.stop();
+  const restarted = await startGatewayChild(bundle, database);
+  cleanups.push(() => restarted.kill());
+  const after = await ledgerOf(db, provisioned.userId, provisioned.tokenName);
+  await restarted.stop();
+
+  const billed = after.logs.filter((log) => log.quota > 0);
+  const released = after.logs.filter((log) => log.content.startsWith(RELEASE_NOTE));
+  const logSum = after.logs.reduce((sum, log) => sum + log.quota, 0);
+  const billedIds = billed.map((log) => log.request_id);
+  const billedSet = new Set(billedIds);
+  const summary = {
+    requests: result.requests,
+    failures: result.failures,
+    hangs: result.hangs,
+    statuses: result.statuses,
+    complete: result.complete.length,
+    withheld: result.withheld.length,
+    billed: billed.length,
+    billedNotComplete: billed.length - result.complete.filter((id) => billedSet.has(id)).length,
+    released: released.length,
+    leftWhileRunning: leftWhileRunning.length,
+    logSum,
+    userDrop: provisioned.userQuota - after.user.quota,
+    keyDrop: provisioned.tokenQuota - after.token.quota,
+    exitCode,
+    messages: result.messages,
+  };
+  console.info(`${server.name} stopped mid-run:`, summary);
+  const isSuspect =
+    result.hangs > 0 ||
+    after.reservationsLeft > 0 ||
+    exitCode !== 0 ||
+    leftWhileRunning.length > 0 ||
+    result.statuses.some((status) => status !== 503);
+  if (isSuspect) console.info(gateway.output().slice(-3000));
+
+  expect(result.failures.before).toBe(0);
+  // The outage was seen (errors), answered (no hang), and over (answers again afterwards).
+  expect(result.failures.outage).toBeGreaterThan(0);
+  expect(result.hangs).toBe(0);
+  // Error answers say the database is away (503), not an unexplained 500.
+  expect(result.statuses.filter((status) => status !== 503)).toEqual([]);
+  expect(result.failures.after).toBeLessThan(result.requests.after / 2);
+  // The server lived through it: its graceful stop still ran (exit 0).
+  expect(exitCode).toBe(0);
+  expect(result.complete.length).toBeGreaterThan(10);
+  expect(leftWhileRunning).toEqual([]);
+  expect(after.reservationsLeft).toBe(0);
+  expect(provisioned.userQuota - after.user.quota).toBe(logSum);
+  expect(after.user.used).toBe(logSum);
+  expect(provisioned.tokenQuota - after.token.quota).toBe(logSum);
+  expect(after.token.used).toBe(logSum);
+  expect(billedSet.size).toBe(billedIds.length);
+  expect(result.complete.filter((id) => !billedSet.has(id))).toEqual([]);
+  // A JSON answer the client never got is not charged.
+  expect(result.withheld.filter((id) => billedSet.has(id))).toEqual([]);
+}
+
+describe('the ledger when its database goes away mid-run', () => {
+  it.skipIf(whyNoPostgres !== null)(
+    'PostgreSQL: answers errors during the outage, bills nothing twice and loses nothing once it is back',
     async () => {
-      const database = { sqlDsn: cluster!.dsn, sqlitePath: '' };
-      const gateway = await startGatewayChild(bundle, database);
-      cleanups.push(() => gateway.kill());
-      const provisioned = await provision(gateway);
-      let phase: Phase = 'before';
-      let isStopped = false;
-      const load = runLoad(
-        gateway,
-        provisioned.apiKey,
-        () => phase,
-        () => isStopped,
-      );
-      await sleep(1_500);
-      phase = 'outage';
-      stopClusterNow();
-      await sleep(3_000);
-      startCluster();
-      phase = 'after';
-      // Back: new requests find the database again (the pool reconnects) and queued settlements commit.
-      await sleep(4_000);
-      isStopped = true;
-      const result = await load;
-      // The graceful stop writes whatever is still queued; the next start recovers what the outage left.
-      const exitCode = await gateway.stop();
-      const restarted = await startGatewayChild(bundle, database);
-      cleanups.push(() => restarted.kill());
-      const db = await createDatabase(
-        loadConfig({ SQL_DSN: cluster!.dsn, SQLITE_PATH: '', SESSION_SECRET: 'outage-test' }),
-      );
-      cleanups.push(() => db.destroy());
-      const after = await ledgerOf(db, provisioned.userId, provisioned.tokenName);
-      await restarted.stop();
+      const server = await createPrivatePostgres();
+      cleanups.push(() => server.remove());
+      await outage(server);
+    },
+    240_000,
+  );
 
-      const billed = after.logs.filter((log) => log.quota > 0);
-      const released = after.logs.filter((log) => log.content.startsWith(RELEASE_NOTE));
-      const logSum = after.logs.reduce((sum, log) => sum + log.quota, 0);
-      const billedIds = billed.map((log) => log.request_id);
-      const billedSet = new Set(billedIds);
-      const summary = {
-        requests: result.requests,
-        failures: result.failures,
-        hangs: result.hangs,
-        statuses: result.statuses,
-        complete: result.complete.length,
-        billed: billed.length,
-        billedNotComplete: billed.length - result.complete.filter((id) => billedSet.has(id)).length,
-        released: released.length,
-        logSum,
-        userDrop: provisioned.userQuota - after.user.quota,
-        keyDrop: provisioned.tokenQuota - after.token.quota,
-        exitCode,
-        messages: result.messages,
-      };
-      console.info('PostgreSQL stopped mid-run:', summary);
-      if (result.hangs > 0 || after.reservationsLeft > 0 || exitCode !== 0)
-        console.info(gateway.output().slice(-3000));
-
-      expect(result.failures.before).toBe(0);
-      // The outage was seen (errors), answered (no hang), and over (answers again afterwards).
-      expect(result.failures.outage).toBeGreaterThan(0);
-      expect(result.hangs).toBe(0);
-      // Error answers say the database is away (503), not an unexplained 500.
-      expect(result.statuses.filter((status) => status !== 503)).toEqual([]);
-      expect(result.failures.after).toBeLessThan(result.requests.after / 2);
-      // The server lived through it: its graceful stop still ran (exit 0).
-      expect(exitCode).toBe(0);
-      expect(result.complete.length).toBeGreaterThan(10);
-      expect(after.reservationsLeft).toBe(0);
-      expect(provisioned.userQuota - after.user.quota).toBe(logSum);
-      expect(after.user.used).toBe(logSum);
-      expect(provisioned.tokenQuota - after.token.quota).toBe(logSum);
-      expect(after.token.used).toBe(logSum);
-      expect(billedSet.size).toBe(billedIds.length);
-      expect(result.complete.filter((id) => !billedSet.has(id))).toEqual([]);
+  it.skipIf(whyNoMariadb !== null)(
+    'MariaDB: answers errors during the outage, bills nothing twice and loses nothing once it is back',
+    async () => {
+      const server = await createPrivateMariadb();
+      cleanups.push(() => server.remove());
+      await outage(server);
     },
     240_000,
   );

@@ -8,6 +8,7 @@ import {
   releaseAbandonedReservations,
 } from '../src/billing/reservation-recovery';
 import { SettlementLedger } from '../src/billing/settlement-ledger';
+import { holderBalances, seedQuotaHolder } from './support/quota-holder';
 import { createTestApp, type TestApp } from './test-app';
 
 /**
@@ -33,48 +34,18 @@ afterEach(async () => {
   await test.close();
 });
 
-async function seed(): Promise<QuotaHolder & { channelId: number }> {
-  const { db } = test.context;
-  const suffix = Math.random().toString(36).slice(2, 10);
-  const user = await db
-    .insertInto('users')
-    .values({ username: `u${suffix}`, password: 'x', aff_code: suffix, quota: 1000, created_at: 0 })
-    .executeTakeFirstOrThrow();
-  const token = await db
-    .insertInto('tokens')
-    .values({ user_id: Number(user.insertId), key: `k${suffix}`, name: 'crash key', remain_quota: 1000 })
-    .executeTakeFirstOrThrow();
-  const channel = await db
-    .insertInto('channels')
-    .values({ key: 'x', name: `c${suffix}` })
-    .executeTakeFirstOrThrow();
-  return {
-    userId: Number(user.insertId),
-    tokenId: Number(token.insertId),
-    channelId: Number(channel.insertId),
-    isUnlimitedToken: false,
-  };
-}
+const seed = () => seedQuotaHolder(test.context.db);
 
 async function state(holder: QuotaHolder) {
   const { db } = test.context;
-  const user = await db
-    .selectFrom('users')
-    .select('quota')
-    .where('id', '=', holder.userId)
-    .executeTakeFirstOrThrow();
-  const token = await db
-    .selectFrom('tokens')
-    .select('remain_quota')
-    .where('id', '=', holder.tokenId)
-    .executeTakeFirstOrThrow();
+  const balances = await holderBalances(db, holder);
   const records = await db.selectFrom('quota_reservations').selectAll().orderBy('id').execute();
   const logs = await db
     .selectFrom('logs')
     .select(['quota', 'content', 'request_id'])
     .where('type', '=', LogType.consume)
     .execute();
-  return { user: Number(user.quota), token: Number(token.remain_quota), records, logs };
+  return { ...balances, records, logs };
 }
 
 const record = (id: string, nodeId = OTHER_HOST_NODE) => ({ id, nodeId, leaseSeconds: 300 });

@@ -247,6 +247,8 @@ describe('CSV export', () => {
     });
     const lines = response.body.trim().split('\r\n');
     expect(lines).toHaveLength(3);
+    // A file download named by the time of the export, as the console's button saves it.
+    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="logs-\d{8}-\d{6}\.csv"$/);
     expect(response.body).toContain(`'=cmd()`);
     expect(response.body).toContain('"a, ""quoted""\nline"');
     expect(response.body).not.toContain(bob.user.username);

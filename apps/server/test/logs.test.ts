@@ -31,11 +31,18 @@ beforeEach(async () => {
     quota: 300,
     channel_id: 2,
     is_stream: 1,
+    request_id: 'req-alice-3',
     prompt_tokens: 12,
     completion_tokens: 34,
     elapsed_time: 1500,
   });
-  await consume(bob, T0 + 4, { model_name: 'gpt-4o', token_name: 'work', quota: 4000, channel_id: 1 });
+  await consume(bob, T0 + 4, {
+    model_name: 'gpt-4o',
+    token_name: 'work',
+    quota: 4000,
+    channel_id: 1,
+    request_id: 'req-bob-4',
+  });
   await recordLog(test.context.db, {
     user_id: alice.user.id,
     username: alice.user.username,
@@ -146,6 +153,13 @@ describe('GET /api/log/self/', () => {
     expect(quotas(await list(alice, '/api/log/self/?type=2&model_name=gpt-4o'))).toEqual([300, 100]);
     expect(quotas(await list(bob, '/api/log/self/?type=2'))).toEqual([4000]);
     expect((await test.app.inject({ url: '/api/log/self/' })).statusCode).toBe(401);
+  });
+
+  it("finds one request's entry by its request id, never another user's", async () => {
+    expect(quotas(await list(alice, '/api/log/self/?request_id=req-alice-3'))).toEqual([300]);
+    expect(quotas(await list(alice, '/api/log/self/?request_id=req-bob-4'))).toEqual([]);
+    expect(quotas(await list(bob, '/api/log/self/?request_id=req-bob-4'))).toEqual([4000]);
+    expect(quotas(await list(admin, '/api/log/?request_id=req-bob-4'))).toEqual([4000]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LogType, Role, nowSeconds, type Log } from '@gatehouse/shared';
 import { recordLog } from '../src/logs/log-writer';
+import { rebuildRollups } from '../src/rollups/rollup-rebuild';
 import { startOpenAIUpstream } from './support/openai-upstream';
 import { startRelayKit } from './support/relay-kit';
 import { createTestApp, createUserSession, envelope, type Session, type TestApp } from './test-app';
@@ -33,7 +34,7 @@ interface DashboardRow {
 }
 
 describe('GET /api/user/dashboard (one-api console)', () => {
-  it('answers own consumption per day and model over the last 7 days in one-api row shape', async () => {
+  it('answers own consumption per day and model over the last 7 days in one-api row shape, from the rollups', async () => {
     const bob = await createUserSession(test);
     const midnight = new Date();
     midnight.setHours(0, 0, 0, 0);
@@ -54,8 +55,9 @@ describe('GET /api/user/dashboard (one-api console)', () => {
         created_at: at,
         model_name: model,
         quota,
-        prompt_tokens: 10,
-        completion_tokens: 5,
+        // A failed relay request's row carries no usage (relay-failure-log.ts).
+        prompt_tokens: type === LogType.error ? 0 : 10,
+        completion_tokens: type === LogType.error ? 0 : 5,
       });
     await consume(alice, now, 'gpt-4o', 100);
     await consume(alice, now, 'gpt-4o', 50);
@@ -65,6 +67,11 @@ describe('GET /api/user/dashboard (one-api console)', () => {
     await consume(alice, firstDay - 1, 'gpt-4o', 1000);
     await consume(bob, now, 'gpt-4o', 2000);
     await consume(alice, now, '', 3000, LogType.topup);
+    // A request refunded whole (an error row) is not consumption either.
+    await consume(alice, now, 'gpt-4o', 0, LogType.error);
+    await consume(alice, now, 'o3', 0, LogType.error);
+    // The dashboard reads the daily rollups, which the settlement keeps; these rows were written directly.
+    await rebuildRollups(test.context.db, firstDay - 86_400, now + 1);
 
     const response = await test.app.inject({ url: '/api/user/dashboard', headers: alice.headers });
     const body = envelope<DashboardRow[]>(response);

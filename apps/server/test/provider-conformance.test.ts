@@ -1,6 +1,3 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { format, resolveConfig } from 'prettier';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelType, findChannelType, Role } from '@gatehouse/shared';
 import { channelProviders } from '../src/providers/provider-registry';
@@ -8,6 +5,14 @@ import { startBaiduStandIn } from './support/baidu-stand-in';
 import { STAND_IN_KEY, startBedrockStandIn } from './support/bedrock-stand-in';
 import { startAnthropicStandIn } from './support/anthropic-stand-in';
 import { startCohereStandIn } from './support/cohere-stand-in';
+import {
+  OPERATIONS,
+  renderMatrix,
+  writeMatrix,
+  type Cell,
+  type Operation,
+  type Row,
+} from './support/conformance-matrix';
 import { startCozeStandIn } from './support/coze-stand-in';
 import { startDashScopeStandIn } from './support/dashscope-stand-in';
 import { startDeepLStandIn } from './support/deepl-stand-in';
@@ -30,16 +35,13 @@ import { createUserSession, type Session } from './test-app';
  * vendor lacks the option).
  */
 
-const OPERATIONS = ['chat', 'stream', 'tools', 'vision', 'embeddings', 'cache usage'] as const;
-type Operation = (typeof OPERATIONS)[number];
-
-type Cell = { result: 'pass' } | { result: 'fail' | 'not offered' | 'not tested'; reason: string };
-
 /** A local stand-in a channel type is run against. */
 interface Rig {
   channel: { baseUrl: string; key: string; other?: string };
   /** the upstream model names the channel maps the matrix's names to */
   chatModel: string;
+  /** the vendor's vision model, when its chat model reads text only */
+  visionModel?: string;
   embeddingModel: string;
   /** the bodies the stand-in received, as text, to check what reached the vendor */
   bodies(): string[];
@@ -133,8 +135,9 @@ async function startRigs(): Promise<void> {
     chatModel: 'gemini-2.5-flash',
     embeddingModel: 'text-embedding-005',
     bodies: () => vertex.requests.map((request) => JSON.stringify(request.body)),
-    cacheUntested: 'the Vertex stand-in does not report cached tokens yet',
   });
+  // Gemini on Vertex reports context-cache reads as usageMetadata.cachedContentTokenCount.
+  vertex.behaviour = { cachedTokens: 4 };
 
   const cohere = await startCohereStandIn();
   closers.push(cohere.close);
@@ -143,8 +146,9 @@ async function startRigs(): Promise<void> {
     chatModel: 'command-a-03-2025',
     embeddingModel: 'embed-v4.0',
     bodies: () => cohere.received.map((request) => JSON.stringify(request.json)),
-    cacheUntested: 'the Cohere stand-in does not report cached tokens',
   });
+  // Cohere's v2 chat usage has cached_tokens: prompt tokens that hit its inference cache.
+  cohere.behaviour = { cachedTokens: 4 };
 
   const coze = await startCozeStandIn();
   closers.push(coze.close);
@@ -182,20 +186,24 @@ async function startRigs(): Promise<void> {
   rigs.set(ChannelType.tencent, {
     channel: { baseUrl: tencent.url, key: tencent.key },
     chatModel: 'hunyuan-turbo',
+    visionModel: 'hunyuan-vision',
     embeddingModel: 'hunyuan-embedding',
     bodies: () => tencent.received.map((request) => JSON.stringify(request.json)),
-    cacheUntested: 'the Tencent stand-in does not report cached tokens',
   });
+  // Hunyuan's Usage has PromptTokensDetails.CachedTokens.
+  tencent.behaviour = { cachedTokens: 4 };
 
   const dashScope = await startDashScopeStandIn();
   closers.push(dashScope.close);
   rigs.set(ChannelType.ali, {
     channel: { baseUrl: dashScope.url, key: dashScope.apiKey },
     chatModel: 'qwen-plus',
+    visionModel: 'qwen-vl-plus',
     embeddingModel: 'text-embedding-v3',
     bodies: () => dashScope.received.map((request) => JSON.stringify(request.json)),
-    cacheUntested: 'the DashScope stand-in does not report cached tokens',
   });
+  // DashScope's usage has prompt_tokens_details.cached_tokens for context-cache hits.
+  dashScope.behaviour = { cachedTokens: 4 };
 
   const deepL = await startDeepLStandIn({ authKey: 'matrix-key:fx' });
   closers.push(deepL.close);
@@ -208,7 +216,7 @@ async function startRigs(): Promise<void> {
   });
 }
 
-const modelOf = (type: number, operation: 'chat' | 'embed') => `matrix-${type}-${operation}`;
+const modelOf = (type: number, operation: 'chat' | 'vision' | 'embed') => `matrix-${type}-${operation}`;
 
 /** A marker in the prompt, to find this cell's request among the stand-in's. */
 const markerOf = (type: number, operation: Operation) => `matrix cell ${type} ${operation.replace(' ', '-')}`;
@@ -250,7 +258,7 @@ async function runOperation(type: number, rig: Rig, operation: Operation): Promi
     }
     case 'vision': {
       const answer = await client.chat.completions.create({
-        model,
+        model: modelOf(type, 'vision'),
         messages: [
           {
             role: 'user',
@@ -298,8 +306,6 @@ async function runCell(type: number, rig: Rig, operation: Operation): Promise<Ce
   }
 }
 
-type Row = { type: number; name: string; cells: Cell[] };
-
 async function runRow(type: number): Promise<Row> {
   const name = `${findChannelType(type)?.name ?? 'unknown'} (${type})`;
   const vendor = channelProviders[type as keyof typeof channelProviders];
@@ -312,50 +318,6 @@ async function runRow(type: number): Promise<Row> {
   return { type, name, cells };
 }
 
-/** The table, with each reason once as a numbered note under it. */
-function renderMatrix(rows: Row[]): string {
-  const notes: string[] = [];
-  const noteOf = (reason: string) => {
-    const index = notes.indexOf(reason);
-    if (index >= 0) return index + 1;
-    notes.push(reason);
-    return notes.length;
-  };
-  const text = (cell: Cell) =>
-    cell.result === 'pass'
-      ? '✅ pass'
-      : `${cell.result === 'fail' ? '❌ ' : ''}${cell.result} [${noteOf(cell.reason)}]`;
-  const lines = [
-    `| Channel type | ${OPERATIONS.join(' | ')} |`,
-    `|---|${OPERATIONS.map(() => '---').join('|')}|`,
-    ...rows.map((row) => `| ${row.name} | ${row.cells.map(text).join(' | ')} |`),
-    '',
-    ...notes.map((note, index) => `${index + 1}. ${note.replace(/\s+/g, ' ')}`),
-  ];
-  return lines.join('\n');
-}
-
-const DOC = new URL('../../../docs/providers.md', import.meta.url);
-const START = '<!-- conformance-matrix:start (written by apps/server/test/provider-conformance.test.ts) -->';
-const END = '<!-- conformance-matrix:end -->';
-
-/** Between the markers of docs/providers.md, formatted as `npm run format` would, written only when changed. */
-async function writeMatrix(table: string): Promise<void> {
-  const current = readFileSync(DOC, 'utf8');
-  const start = current.indexOf(START);
-  const end = current.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`docs/providers.md has lost its matrix markers (${START})`);
-  const path = fileURLToPath(DOC);
-  const next = await format(
-    `${current.slice(0, start + START.length)}\n\n${table}\n\n${current.slice(end)}`,
-    {
-      ...(await resolveConfig(path)),
-      filepath: path,
-    },
-  );
-  if (next !== current) writeFileSync(DOC, next);
-}
-
 beforeAll(async () => {
   await startRigs();
   kit = await startRelayKit();
@@ -363,14 +325,19 @@ beforeAll(async () => {
   const ratios: Record<string, number> = {};
   for (const [type, rig] of rigs) {
     ratios[modelOf(type, 'chat')] = 1;
+    ratios[modelOf(type, 'vision')] = 1;
     ratios[modelOf(type, 'embed')] = 1;
     const id = await kit.createChannel({
       type,
       baseUrl: rig.channel.baseUrl,
       key: rig.channel.key,
       other: rig.channel.other,
-      models: `${modelOf(type, 'chat')},${modelOf(type, 'embed')}`,
-      modelMapping: { [modelOf(type, 'chat')]: rig.chatModel, [modelOf(type, 'embed')]: rig.embeddingModel },
+      models: `${modelOf(type, 'chat')},${modelOf(type, 'vision')},${modelOf(type, 'embed')}`,
+      modelMapping: {
+        [modelOf(type, 'chat')]: rig.chatModel,
+        [modelOf(type, 'vision')]: rig.visionModel ?? rig.chatModel,
+        [modelOf(type, 'embed')]: rig.embeddingModel,
+      },
     });
     channelIds.set(type, id);
   }

@@ -12,6 +12,8 @@ const fixture = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../src/providers/bedrock/__fixtures__/${name}`, import.meta.url), 'utf8'));
 
 const MODEL = 'claude-3-5-sonnet-20241022';
+const TITAN = 'amazon.titan-embed-text-v2:0';
+const COHERE_EMBED = 'cohere.embed-english-v3';
 
 let kit: RelayKit;
 let standIn: BedrockStandIn;
@@ -23,8 +25,9 @@ beforeAll(async () => {
     baseUrl: standIn.url,
     type: ChannelType.awsClaude,
     key: STAND_IN_KEY,
-    models: MODEL,
+    models: `${MODEL},${TITAN},${COHERE_EMBED}`,
   });
+  // Titan Text Embeddings V2 is priced built in: $0.02 per million tokens, model ratio 0.01.
 });
 afterAll(async () => {
   await kit.close();
@@ -221,5 +224,57 @@ describe('an OpenAI client on an AWS Bedrock channel', () => {
     expect(error.code).toBe('channel_auth_failed');
     await kit.settle();
     expect(await kit.userQuota(user.id)).toBe(500_000);
+  });
+});
+
+describe('embeddings on an AWS Bedrock channel (InvokeModel)', () => {
+  it('Titan Text Embeddings V2: a signed invoke with inputText, billed its inputTextTokenCount', async () => {
+    const { client } = await newClient();
+    const answer = await client.embeddings.create({
+      model: TITAN,
+      input: 'the quick brown fox',
+      dimensions: 256,
+      encoding_format: 'float',
+    });
+    expect(answer.data).toHaveLength(1);
+    expect(answer.data[0].embedding.length).toBeGreaterThan(0);
+    expect(answer.usage).toEqual({ prompt_tokens: 4, total_tokens: 4 });
+    const [request] = standIn.requests;
+    expect(request).toMatchObject({
+      rawPath: '/model/amazon.titan-embed-text-v2%3A0/invoke',
+      modelId: TITAN,
+      operation: 'invoke',
+      body: { inputText: 'the quick brown fox', dimensions: 256, normalize: true },
+    });
+    expect(standIn.refusals).toEqual([]);
+    const log = await lastLog();
+    expect(log).toMatchObject({ model_name: TITAN, prompt_tokens: 4, completion_tokens: 0 });
+    // 4 × 0.01 = 0.04 → at least 1
+    expect(Number(log.quota)).toBe(1);
+  });
+
+  it('Cohere Embed on Bedrock: texts in one call; the SDK’s base64 decodes to what Bedrock answered', async () => {
+    const { client } = await newClient();
+    const answer = await client.embeddings.create({ model: COHERE_EMBED, input: ['alpha', 'beta gamma'] });
+    expect(answer.data.map((item) => item.index)).toEqual([0, 1]);
+    expect(answer.data[0].embedding[0]).toBeCloseTo(5 / 7, 5);
+    expect(standIn.requests[0]!.body).toEqual({
+      texts: ['alpha', 'beta gamma'],
+      input_type: 'search_document',
+      embedding_types: ['float'],
+    });
+    // Cohere on Bedrock reports no tokens: the relay counts the input and says so in the answer.
+    expect(answer.usage.prompt_tokens).toBeGreaterThan(0);
+  });
+
+  it('refuses several inputs for Titan naming AWS Bedrock, before calling it', async () => {
+    const { client } = await newClient();
+    const refusal = await client.embeddings
+      .create({ model: TITAN, input: ['a', 'b'] })
+      .catch((error: unknown) => error as Error);
+    expect(String((refusal as Error).message)).toContain(
+      'AWS Bedrock does not support several inputs in one Titan embeddings request',
+    );
+    expect(standIn.requests).toEqual([]);
   });
 });

@@ -107,6 +107,31 @@ describe('an OpenAI client on a Vertex AI channel', () => {
     });
   });
 
+  it('reads Gemini’s cachedContentTokenCount as cached tokens, JSON and streamed, billed at the read ratio', async () => {
+    const { client } = await newClient();
+    vertex.behaviour = { cachedTokens: 40 };
+    const messages = [{ role: 'user' as const, content: 'Capital of France?' }];
+    const completion = await client.chat.completions.create({ model: GEMINI, messages });
+    expect(completion.usage).toMatchObject({
+      prompt_tokens: 40,
+      prompt_tokens_details: { cached_tokens: 40 },
+    });
+    const log = await lastLog();
+    expect(log).toMatchObject({ prompt_tokens: 40, cache_read_tokens: 40, completion_tokens: 6 });
+    // gemini-2.5-flash: $0.30 / $2.50 (0.15, 8.33…), cache reads 0.1: (40 × 0.1 + 6 × 8.33…) × 0.15 = 8.1 → 9
+    expect(Number(log.quota)).toBe(9);
+    const stream = await client.chat.completions.create({
+      model: GEMINI,
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let cached = 0;
+    for await (const chunk of stream) cached = chunk.usage?.prompt_tokens_details?.cached_tokens ?? cached;
+    expect(cached).toBe(40);
+    expect(await lastLog()).toMatchObject({ cache_read_tokens: 40, is_stream: 1 });
+  });
+
   it('gets Claude’s answer through rawPredict, under its Vertex id, with cache reads billed', async () => {
     const { user, client } = await newClient();
     vertex.behaviour = { fixture: { json: 'raw-predict-message.json' } };

@@ -43,15 +43,18 @@ export const registerRequestSchema = z.object({
 });
 export type RegisterRequest = z.infer<typeof registerRequestSchema>;
 
+/** A new password on an edit form: blank or absent keeps the old one, else it must be 8 to 20 characters. */
+export const optionalNewPasswordSchema = z
+  .string()
+  .optional()
+  .refine(
+    (value) => !value || (value.length >= PASSWORD_MIN_LENGTH && value.length <= PASSWORD_MAX_LENGTH),
+    `Password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`,
+  );
+
 /** PUT /api/user/self: a user may change only its display name and password (blank keeps the old one). */
 export const selfUpdateRequestSchema = z.object({
   display_name: displayNameSchema.optional(),
-  password: z
-    .string()
-    .optional()
-    .refine(
-      (value) => !value || (value.length >= PASSWORD_MIN_LENGTH && value.length <= PASSWORD_MAX_LENGTH),
-      'Password must be 8 to 20 characters',
-    ),
+  password: optionalNewPasswordSchema,
 });
 export type SelfUpdateRequest = z.infer<typeof selfUpdateRequestSchema>;

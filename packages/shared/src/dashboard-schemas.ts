@@ -63,6 +63,11 @@ export interface DashboardUsage {
   cache_read_tokens: number;
   cache_write_tokens: number;
   reasoning_tokens: number;
+  /** audio and image tokens: parts of prompt_tokens and completion_tokens */
+  audio_input_tokens: number;
+  image_input_tokens: number;
+  audio_output_tokens: number;
+  image_output_tokens: number;
 }
 
 /** One bucket of the time series; buckets without usage are answered as zeros. */

@@ -30,6 +30,8 @@ export const logQuerySchema = z.object({
   start_timestamp: queryTimestamp('start_timestamp'),
   end_timestamp: queryTimestamp('end_timestamp'),
   channel: queryRowId('channel'),
+  /** one request's entries: the X-Request-Id the relay answered (the playground reads its charge this way) */
+  request_id: optionalText,
   /** keyset paging: the `next_cursor` of the previous page; when given, `p` is ignored */
   cursor: z.string().max(200, 'cursor is not one this list gave').optional(),
 });

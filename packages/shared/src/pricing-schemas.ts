@@ -8,14 +8,24 @@ export interface PricedModel {
   completion_ratio: number;
   cache_read_ratio: number;
   cache_write_ratio: number;
+  /** audio / image prompt tokens relative to text ones, generated ones relative to text completion tokens */
+  audio_input_ratio: number;
+  image_input_ratio: number;
+  audio_output_ratio: number;
+  image_output_ratio: number;
   /**
    * per million tokens, group ratio applied: US dollars when `display_in_currency`, else quota. Cache prices are
-   * per million prompt tokens read from or written to the vendor's cache.
+   * per million prompt tokens read from or written to the vendor's cache; audio and image prices per million
+   * audio or image tokens in the prompt (input) or in the answer (output).
    */
   input_price: number;
   output_price: number;
   cache_read_price: number;
   cache_write_price: number;
+  audio_input_price: number;
+  image_input_price: number;
+  audio_output_price: number;
+  image_output_price: number;
   /**
    * set for a model priced per call (the ModelPrice option): what one call costs, group ratio applied, in the
    * same unit as the token prices; the token prices do not apply to it then. Null for models priced by tokens.
@@ -35,6 +45,10 @@ export interface ModelPriceRatios {
   completion_ratio: number;
   cache_read_ratio: number;
   cache_write_ratio: number;
+  audio_input_ratio: number;
+  image_input_ratio: number;
+  audio_output_ratio: number;
+  image_output_ratio: number;
   /** US dollars per call (ModelPrice); null when the model is priced by tokens */
   call_price: number | null;
 }
@@ -45,6 +59,10 @@ export const modelPriceOptionKeys = [
   'CompletionRatio',
   'CacheReadRatio',
   'CacheWriteRatio',
+  'AudioInputRatio',
+  'ImageInputRatio',
+  'AudioOutputRatio',
+  'ImageOutputRatio',
   'ModelPrice',
 ] as const;
 export type ModelPriceOptionKey = (typeof modelPriceOptionKeys)[number];

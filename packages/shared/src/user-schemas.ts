@@ -1,11 +1,5 @@
 import { z } from 'zod';
-import {
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  displayNameSchema,
-  passwordSchema,
-  usernameSchema,
-} from './auth-schemas';
+import { displayNameSchema, optionalNewPasswordSchema, passwordSchema, usernameSchema } from './auth-schemas';
 import { rowIdSchema } from './row-id';
 import { optionalLimitFieldsSchema } from './limit-schemas';
 
@@ -71,13 +65,7 @@ const quotaSchema = z.union(
 export const updateUserRequestSchema = z.object({
   id: rowIdSchema,
   display_name: displayNameSchema.optional(),
-  password: z
-    .string()
-    .optional()
-    .refine(
-      (value) => !value || (value.length >= PASSWORD_MIN_LENGTH && value.length <= PASSWORD_MAX_LENGTH),
-      `Password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`,
-    ),
+  password: optionalNewPasswordSchema,
   quota: quotaSchema
     .transform(Number)
     .refine(Number.isSafeInteger, 'Quota must be a whole number')

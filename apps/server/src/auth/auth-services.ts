@@ -1,6 +1,7 @@
-import { Redis } from 'ioredis';
+import type * as IoRedis from 'ioredis';
 import type { Config } from '../config/config';
 import type { FastifyBaseLogger } from 'fastify';
+import { lazyPackage } from '../lazy-package';
 import { FallbackLimitCounters } from '../limits/fallback-limit-counters';
 import { MemoryLimitCounters, RedisLimitCounters, type LimitCounters } from '../limits/limit-counters';
 import { MemoryOAuthStateStore, RedisOAuthStateStore, type OAuthStateStore } from './oauth-state-store';
@@ -10,6 +11,9 @@ import {
   RedisVerificationCodes,
   type VerificationCodeStore,
 } from './verification-codes';
+
+/** Loaded only when REDIS_CONN_STRING is set. */
+const ioredis = lazyPackage<typeof IoRedis>('ioredis');
 
 /** Short-lived shared state of sign-in: rate-limit counters, OAuth states and mailed codes. */
 export interface AuthServices {
@@ -37,7 +41,7 @@ export function createAuthServices(
       limitCounters: new MemoryLimitCounters(),
     };
   }
-  const redis = new Redis(config.redisConnString, {
+  const redis = new (ioredis().Redis)(config.redisConnString, {
     // Every key this server writes (in scripts too) starts with the deployment's prefix, so several
     // deployments can share one Redis without counting each other's requests.
     keyPrefix: config.redisKeyPrefix,

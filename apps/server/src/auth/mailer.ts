@@ -1,8 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer from 'nodemailer';
+import type * as Nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { OptionStore } from '../options/option-store';
 import { fail } from '../http/envelope';
+import { lazyPackage } from '../lazy-package';
+
+/** Loaded with the first mail sent. */
+const nodemailer = lazyPackage<typeof Nodemailer>('nodemailer');
 
 export interface Mail {
   to: string;
@@ -61,7 +65,7 @@ function describeFailure(error: unknown): string {
 /** Sends one message and resolves once the server has accepted it; every failure is a clear business error. */
 export async function sendMail(options: OptionStore, mail: Mail, log: FastifyBaseLogger): Promise<void> {
   const { from, ...transportOptions } = buildTransportOptions(options);
-  const transport = nodemailer.createTransport(transportOptions);
+  const transport = nodemailer().createTransport(transportOptions);
   try {
     await transport.sendMail({ from, ...mail });
   } catch (error) {

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { loadUser } from '../http/auth';
 import { fail } from '../http/envelope';
+import { setSignedCookie } from '../http/signed-cookie';
 import { randomText } from './password';
 
 // The stores live apart so that auth-services (built by context.ts) does not import these request helpers,
@@ -34,13 +35,11 @@ export async function issueOAuthState(
   const state = randomText(STATE_LENGTH);
   const entry: OAuthStateEntry = oidc ? { userId: user?.id ?? 0, oidc } : { userId: user?.id ?? 0 };
   await context.auth.oauthStates.save(state, entry, OAUTH_STATE_TTL_MS);
-  reply.setCookie(OAUTH_STATE_COOKIE, state, {
+  setSignedCookie(request, reply, {
+    name: OAUTH_STATE_COOKIE,
+    value: state,
     path: '/api/oauth',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: request.protocol === 'https',
-    signed: true,
-    maxAge: OAUTH_STATE_TTL_MS / 1000,
+    maxAgeSeconds: OAUTH_STATE_TTL_MS / 1000,
   });
   return state;
 }

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { oidcRedirectUri } from '@gatehouse/shared';
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import type { AppContext } from '../context';
 import { fail } from '../http/envelope';
 import type { ExternalIdentity } from './external-sign-in';
@@ -10,6 +10,13 @@ import { publicAddress } from './public-address';
 export const OIDC_DISABLED = 'The administrator has not enabled sign-in and registration with OIDC';
 const REFUSED_STATE = 'The state is missing, wrong or expired; please start the sign-in again';
 
+let oidcPackage: Promise<typeof Oidc> | undefined;
+
+/** openid-client (ESM only), loaded with the first OIDC sign-in. */
+function loadOidc(): Promise<typeof Oidc> {
+  return (oidcPackage ??= import('openid-client'));
+}
+
 /** How long a discovered provider (its endpoints and keys) is reused before it is read again. */
 const DISCOVERY_TTL_MS = 60 * 60 * 1000;
 const PROVIDER_TIMEOUT_SECONDS = 10;
@@ -17,7 +24,7 @@ const PROVIDER_TIMEOUT_SECONDS = 10;
 interface CachedProvider {
   /** the options it was discovered with: any change to them reads the provider again */
   key: string;
-  config: oidc.Configuration;
+  config: Oidc.Configuration;
   loadedAt: number;
 }
 
@@ -37,7 +44,7 @@ export function isOidcEnabled(context: AppContext): boolean {
  * The provider's configuration from its discovery document, kept for an hour per server. A failed sign-in
  * that may come from stale metadata or keys drops it (`forgetProvider`), so the next try reads it afresh.
  */
-async function providerConfig(context: AppContext, log: FastifyBaseLogger): Promise<oidc.Configuration> {
+async function providerConfig(context: AppContext, log: FastifyBaseLogger): Promise<Oidc.Configuration> {
   const { options } = context;
   const discoveryUrl = options.get('OidcDiscoveryURL');
   const clientId = options.get('OidcClientId');
@@ -46,6 +53,7 @@ async function providerConfig(context: AppContext, log: FastifyBaseLogger): Prom
   const cached = providers.get(context);
   if (cached && cached.key === key && Date.now() - cached.loadedAt < DISCOVERY_TTL_MS) return cached.config;
   const url = new URL(discoveryUrl);
+  const oidc = await loadOidc();
   // openid-client speaks HTTPS only unless told otherwise; the option may name an http:// provider on purpose.
   const execute = [oidc.enableNonRepudiationChecks];
   if (url.protocol === 'http:') execute.push(oidc.allowInsecureRequests);
@@ -78,6 +86,7 @@ export async function startOidcSignIn(
   if (!isOidcEnabled(context)) fail(OIDC_DISABLED);
   const redirectUri = oidcRedirectUri(publicAddress(context));
   const config = await providerConfig(context, request.log);
+  const oidc = await loadOidc();
   const verifier = oidc.randomPKCECodeVerifier();
   const nonce = oidc.randomNonce();
   const state = await issueOAuthState(context, request, reply, { verifier, nonce });
@@ -93,7 +102,7 @@ export async function startOidcSignIn(
 }
 
 /** A refusal of the provider's answer, worded for the person signing in; undefined for unexpected faults. */
-function describeRefusal(error: unknown): string | undefined {
+function describeRefusal(error: unknown, oidc: typeof Oidc): string | undefined {
   if (error instanceof oidc.ResponseBodyError) {
     return `the provider refused the code (${error.error_description || error.error})`;
   }
@@ -167,6 +176,7 @@ export async function finishOidcSignIn(
   // A state from /api/oauth/state (GitHub, Lark) carries no verifier and nonce: not one of ours.
   if (!entry.oidc) fail(REFUSED_STATE);
   const config = await providerConfig(context, request.log);
+  const oidc = await loadOidc();
   const callbackUrl = new URL(redirectUri);
   callbackUrl.searchParams.set('code', code);
   callbackUrl.searchParams.set('state', state);
@@ -184,7 +194,7 @@ export async function finishOidcSignIn(
   } catch (error) {
     // Keys may have rotated or endpoints moved: read the provider again next time.
     forgetProvider(context);
-    const reason = describeRefusal(error);
+    const reason = describeRefusal(error, oidc);
     request.log.warn({ err: error }, 'OIDC sign-in refused');
     return fail(
       reason ? `OIDC sign-in failed: ${reason}` : 'Could not complete the OIDC sign-in; please retry later',

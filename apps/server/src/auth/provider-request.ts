@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { request } from '../http/undici-client';
 
 /** A third-party call (GitHub, Lark, WeChat server, Turnstile) that could not be made or read. */
 export class ProviderError extends Error {}

@@ -1,12 +1,17 @@
 import { createHash } from 'node:crypto';
-import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
+import type * as OtpAuth from 'otpauth';
+import type * as QRCode from 'qrcode';
 import { RECOVERY_CODE_COUNT, nowSeconds, type TwoFactorEnrolment } from '@gatehouse/shared';
 import type { Config } from '../config/config';
 import type { Db } from '../db/database';
 import type { UserRow } from '../db/schema';
 import { randomText } from './password';
 import { openTwoFactorSecret, sealTwoFactorSecret } from './two-factor-secret';
+import { lazyPackage } from '../lazy-package';
+
+// Loaded when someone sets up or uses two-factor sign-in.
+const otpauth = lazyPackage<typeof OtpAuth>('otpauth');
+const qrcode = lazyPackage<typeof QRCode>('qrcode');
 
 /** What authenticator apps all accept: SHA-1, 6 digits, a new code every 30 seconds. */
 const TOTP_SETTINGS = { algorithm: 'SHA1', digits: 6, period: 30 } as const;
@@ -39,6 +44,7 @@ export async function startEnrolment(
   user: UserRow,
   issuer: string,
 ): Promise<TwoFactorEnrolment> {
+  const { Secret, TOTP } = otpauth();
   const secret = new Secret({ size: 20 });
   const totp = new TOTP({ ...TOTP_SETTINGS, issuer, label: user.username, secret });
   await db.transaction().execute(async (transaction) => {
@@ -53,7 +59,7 @@ export async function startEnrolment(
       .execute();
   });
   const uri = totp.toString();
-  return { secret: secret.base32, uri, qr_code: await QRCode.toDataURL(uri, { margin: 1, width: 240 }) };
+  return { secret: secret.base32, uri, qr_code: await qrcode().toDataURL(uri, { margin: 1, width: 240 }) };
 }
 
 export type TotpCheck =
@@ -73,6 +79,7 @@ export function checkTotpCode(
   if (base32 === null) return { kind: 'unreadable' };
   const token = code.replace(/\s/g, '');
   if (!/^\d{6}$/.test(token)) return { kind: 'wrong' };
+  const { Secret, TOTP } = otpauth();
   const delta = TOTP.validate({
     ...TOTP_SETTINGS,
     token,

@@ -7,6 +7,7 @@ import { startSession } from '../http/auth';
 import { fail, ok } from '../http/envelope';
 import { findUserById, toPublicUser } from '../users/user-repository';
 import { checkTotpCode, claimTotpStep, findTwoFactor, spendRecoveryCode } from './two-factor-store';
+import { setSignedCookie } from '../http/signed-cookie';
 
 /**
  * The one place a sign-in becomes a session. Password, GitHub, Lark and WeChat sign-ins (and any sign-in
@@ -69,13 +70,11 @@ export async function completeSignIn(
       expires_at: now + CHALLENGE_SECONDS,
     })
     .execute();
-  reply.setCookie(TWO_FACTOR_COOKIE, token, {
+  setSignedCookie(request, reply, {
+    name: TWO_FACTOR_COOKIE,
+    value: token,
     path: COOKIE_PATH,
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: request.protocol === 'https',
-    signed: true,
-    maxAge: CHALLENGE_SECONDS,
+    maxAgeSeconds: CHALLENGE_SECONDS,
   });
   return ok({ require_2fa: true }, 'Enter the code from your authenticator app');
 }

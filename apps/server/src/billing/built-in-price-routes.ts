@@ -10,20 +10,11 @@ import type { AppContext } from '../context';
 import { createGuards } from '../http/auth';
 import { ok } from '../http/envelope';
 import type { OptionStore } from '../options/option-store';
-import { defaultModelPrices, type ModelPrice } from './default-model-prices';
+import { defaultModelPrices } from './default-model-prices';
+import { toPriceRatios } from './price-ratios-wire';
 import { findModelRatios, readRatios } from './pricing';
 
 const USD_PER_MILLION_AT_RATIO_1 = 2;
-
-function toRatios(price: ModelPrice): ModelPriceRatios {
-  return {
-    model_ratio: price.modelRatio,
-    completion_ratio: price.completionRatio,
-    cache_read_ratio: price.cacheReadRatio ?? 1,
-    cache_write_ratio: price.cacheWriteRatio ?? 1,
-    call_price: null,
-  };
-}
 
 /**
  * Every model the gateway prices: the built-in table of the vendor folders and the models the price options
@@ -38,19 +29,11 @@ export function listBuiltInPrices(options: OptionStore): BuiltInPriceTable {
   const models: BuiltInPriceRow[] = [];
   for (const model of [...names].sort((a, b) => a.localeCompare(b))) {
     const builtIn = Object.prototype.hasOwnProperty.call(defaultModelPrices, model)
-      ? toRatios(defaultModelPrices[model])
+      ? toPriceRatios(defaultModelPrices[model])
       : null;
     const ratios = findModelRatios(options, model);
-    const effective: ModelPriceRatios = ratios
-      ? {
-          model_ratio: ratios.modelRatio,
-          completion_ratio: ratios.completionRatio,
-          cache_read_ratio: ratios.cacheReadRatio,
-          cache_write_ratio: ratios.cacheWriteRatio,
-          call_price: ratios.callPrice ?? null,
-        }
-      : // Only a completion or cache ratio names the model: it has no price and the relay refuses it.
-        { model_ratio: 0, completion_ratio: 1, cache_read_ratio: 1, cache_write_ratio: 1, call_price: null };
+    // Only a completion, cache or media ratio names the model: it has no price and the relay refuses it.
+    const effective: ModelPriceRatios = toPriceRatios(ratios ?? { modelRatio: 0, completionRatio: 1 });
     const overriddenBy = modelPriceOptionKeys.filter((key) =>
       Object.prototype.hasOwnProperty.call(set[key], model),
     );

@@ -5,13 +5,15 @@ import { createGuards, currentUser } from '../http/auth';
 import { ok } from '../http/envelope';
 import { getRelayRuntime } from '../relay/relay-runtime';
 import { splitGroups } from '../users/groups';
+import { toPriceRatios } from './price-ratios-wire';
 import { findModelRatios, getGroupRatio } from './pricing';
 
 const MILLION = 1_000_000;
 
 /**
  * GET /api/pricing — every model the signed-in user can call (an enabled channel in one of its groups serves it)
- * with its ratios and the price per million tokens, group ratio applied, as the relay would bill it; a model
+ * with its ratios and the price per million tokens of each kind (text, cache, audio, image), group ratio applied,
+ * as the relay would bill it; a model
  * priced per call (ModelPrice) has its price per call too. Models without a price are left out: the relay
  * refuses them.
  */
@@ -39,18 +41,20 @@ export function registerPriceListRoutes(app: FastifyInstance, context: AppContex
         const ratios = findModelRatios(options, model);
         if (!ratios) continue;
         const input = unitPrice * ratios.modelRatio * groupRatio;
+        const output = input * ratios.completionRatio;
         models.push({
           model,
           group,
           group_ratio: groupRatio,
-          model_ratio: ratios.modelRatio,
-          completion_ratio: ratios.completionRatio,
-          cache_read_ratio: ratios.cacheReadRatio,
-          cache_write_ratio: ratios.cacheWriteRatio,
+          ...toPriceRatios(ratios),
           input_price: input,
-          output_price: input * ratios.completionRatio,
+          output_price: output,
           cache_read_price: input * ratios.cacheReadRatio,
           cache_write_price: input * ratios.cacheWriteRatio,
+          audio_input_price: input * ratios.audioInputRatio,
+          image_input_price: input * ratios.imageInputRatio,
+          audio_output_price: output * ratios.audioOutputRatio,
+          image_output_price: output * ratios.imageOutputRatio,
           call_price: ratios.callPrice === undefined ? null : ratios.callPrice * groupRatio * callUnit,
         });
       }

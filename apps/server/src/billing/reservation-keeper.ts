@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { SqliteAdapter } from 'kysely';
 import type { Db } from '../db/database';
 import {
+  refundQuota,
   reserveQuota,
   type QuotaHolder,
   type ReservationRecord,
@@ -14,22 +15,37 @@ import {
   RECOVERY_SWEEP_MS,
   ReservationRecordsError,
   createNodeId,
+  pruneReleaseMarks,
   releaseAbandonedReservations,
   renewLeases,
 } from './reservation-recovery';
 
+/** After a refund failed (the database away), the next try waits this long. */
+const REFUND_RETRY_MS = 1000;
+
+interface PendingRefund {
+  holder: QuotaHolder;
+  amount: number;
+}
+
 type Logger = Pick<FastifyBaseLogger, 'info' | 'error'>;
 
 /**
- * This server's side of the reservation records: names the records it writes, renews their leases while its
- * requests run, and every RECOVERY_SWEEP_MS releases those whose server stopped renewing (any instance may:
- * the release is conditional). The master node also releases at start, before it serves anything.
+ * This server's side of the reservation records: names the records it writes, renews their leases while their
+ * requests run (and only then), retries the refunds of failed requests the database refused, and every
+ * RECOVERY_SWEEP_MS releases those whose lease ran out — other servers' and its own finished ones (any instance
+ * may: the release is conditional). The master node also releases at start, before it serves anything.
  */
 export class ReservationKeeper {
   readonly nodeId = createNodeId();
   private readonly timers: NodeJS.Timeout[] = [];
   /** SQLite only: one writer, so reservations share a commit per event-loop turn */
   private readonly batcher: ReservationBatcher | null;
+  /** the reservations of requests this process is running: the only leases it renews */
+  private readonly running = new Set<string>();
+  /** refunds the database refused, by record id: retried until written or released */
+  private readonly refunds = new Map<string, PendingRefund>();
+  private refundTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: Db,
@@ -48,10 +64,58 @@ export class ReservationKeeper {
    * reservations of one event-loop turn share a transaction; PostgreSQL and MySQL take each in its own, in
    * parallel on their pools. Answers null when reserved.
    */
-  reserve(holder: QuotaHolder, amount: number, requestId: string): Promise<ReservationShortfall | null> {
+  async reserve(
+    holder: QuotaHolder,
+    amount: number,
+    requestId: string,
+  ): Promise<ReservationShortfall | null> {
     const record = this.recordFor(requestId);
-    if (this.batcher === null || amount <= 0) return reserveQuota(this.db, holder, amount, record);
-    return this.batcher.reserve({ holder, amount, record });
+    const shortfall =
+      this.batcher === null || amount <= 0
+        ? await reserveQuota(this.db, holder, amount, record)
+        : await this.batcher.reserve({ holder, amount, record });
+    if (shortfall === null && amount > 0) this.running.add(requestId);
+    return shortfall;
+  }
+
+  /** The request finished: its lease is no longer renewed (its settlement or refund deletes the record). */
+  finished(requestId: string): void {
+    this.running.delete(requestId);
+  }
+
+  /**
+   * Gives a failed request's reservation back with its record (refundQuota). When the database refuses, the
+   * refund is retried every second until written — or until the record is released when its lease runs out,
+   * whichever comes first; the record's delete makes sure it is given back once. Rejects with the first error.
+   */
+  async refund(holder: QuotaHolder, amount: number, requestId: string): Promise<void> {
+    try {
+      await refundQuota(this.db, holder, amount, requestId);
+    } catch (error) {
+      this.refunds.set(requestId, { holder, amount });
+      this.scheduleRefunds();
+      throw error;
+    }
+  }
+
+  private scheduleRefunds(): void {
+    if (this.refundTimer !== null) return;
+    this.refundTimer = setTimeout(() => void this.retryRefunds(), REFUND_RETRY_MS);
+    this.refundTimer.unref();
+  }
+
+  private async retryRefunds(): Promise<void> {
+    this.refundTimer = null;
+    for (const [requestId, { holder, amount }] of this.refunds) {
+      try {
+        await refundQuota(this.db, holder, amount, requestId);
+        this.refunds.delete(requestId);
+      } catch {
+        break; // the database is still away: the rest waits for the next try
+      }
+    }
+    if (this.refunds.size > 0) this.scheduleRefunds();
+    else this.log.info('refunds the database refused earlier are written');
   }
 
   /** Releases what crashed servers left; throws ReservationRecordsError on records it must not guess at. */
@@ -65,7 +129,7 @@ export class ReservationKeeper {
 
   start(): void {
     const renew = setInterval(() => {
-      renewLeases(this.db, this.nodeId).catch((error: unknown) =>
+      renewLeases(this.db, this.nodeId, [...this.running]).catch((error: unknown) =>
         this.log.error({ err: error }, 'renewing quota reservation leases failed'),
       );
     }, LEASE_RENEWAL_MS);
@@ -77,12 +141,14 @@ export class ReservationKeeper {
 
   stop(): void {
     for (const timer of this.timers) clearInterval(timer);
+    if (this.refundTimer !== null) clearTimeout(this.refundTimer);
   }
 
   private async sweep(): Promise<void> {
     try {
-      const released = await releaseAbandonedReservations(this.db, this.nodeId);
+      const released = await releaseAbandonedReservations(this.db, this.nodeId, (id) => this.running.has(id));
       if (released > 0) this.log.info(`released ${released} quota reservations whose lease ran out`);
+      await pruneReleaseMarks(this.db);
     } catch (error) {
       const message =
         error instanceof ReservationRecordsError ? error.message : 'releasing reservations failed';

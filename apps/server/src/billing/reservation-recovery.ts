@@ -24,7 +24,8 @@ export const RECOVERY_SWEEP_MS = 30_000;
 /** The database holds reservation records this version cannot read: starting would mean guessing. */
 export class ReservationRecordsError extends Error {}
 
-export const RELEASE_NOTE = 'reservation released after a crash: the answer was not delivered complete';
+export const RELEASE_NOTE =
+  'reservation released after a crash or database outage: the answer was not delivered complete';
 
 function isProcessAlive(pid: number): boolean {
   try {
@@ -63,19 +64,30 @@ function describeCorruption(row: {
  * Gives back every reservation whose request cannot finish any more — its lease ran out, or its server on this
  * host is gone — to the user and the key, and writes a consumption log row with quota 0 that says so. Such a
  * request never had its answer's last byte sent (that waits for the settlement), so nothing delivered is left
- * unbilled by releasing it. Each record is deleted by the transaction that refunds it, only while it still
- * exists, so a reservation settled or released by another server meanwhile is never returned twice.
- * Refuses (ReservationRecordsError) when a record is from a newer version or makes no sense.
+ * unbilled by releasing it. This server's own records count too once their lease ran out, except those of the
+ * requests it is still running (`isRunningHere`): a finished request whose refund or settlement could not be
+ * written during an outage stops being renewed, so it never outlives its lease. Each record is deleted by the
+ * transaction that refunds it, only while it still exists, so a reservation settled or released by another
+ * server meanwhile is never returned twice; that transaction also leaves a row in quota_releases, so a late
+ * settlement knows the amount is back. Refuses (ReservationRecordsError) when a record is from a newer
+ * version or makes no sense.
  */
-export async function releaseAbandonedReservations(db: Db, ownNodeId: string): Promise<number> {
+export async function releaseAbandonedReservations(
+  db: Db,
+  ownNodeId: string,
+  isRunningHere: (id: string) => boolean = () => false,
+): Promise<number> {
   const now = nowSeconds();
+  // This server's records within their lease are never abandoned: not even read.
   const rows = await db
     .selectFrom('quota_reservations')
     .selectAll()
-    .where('node_id', '!=', ownNodeId)
+    .where((where) => where.or([where('node_id', '!=', ownNodeId), where('lease_expires_at', '<', now)]))
     .execute();
-  const abandoned = rows.filter(
-    (row) => Number(row.lease_expires_at) < now || isOwnerGoneHere(row.node_id, ownNodeId),
+  const abandoned = rows.filter((row) =>
+    row.node_id === ownNodeId
+      ? Number(row.lease_expires_at) < now && !isRunningHere(row.id)
+      : Number(row.lease_expires_at) < now || isOwnerGoneHere(row.node_id, ownNodeId),
   );
   const corrupt = abandoned.flatMap((row) => {
     const problem = describeCorruption(row);
@@ -111,7 +123,7 @@ class SettledMeanwhile extends Error {}
 
 type ReservationRow = Selectable<QuotaReservationsTable>;
 
-/** Users, keys, the log row, then the record: the lock order of every transaction that touches them. */
+/** Users, keys, the log row, the record, then its release mark: the lock order of every transaction that touches them. */
 async function releaseOne(trx: Transaction<Database>, row: ReservationRow, amount: number, now: number) {
   await trx
     .updateTable('users')
@@ -154,13 +166,49 @@ async function releaseOne(trx: Transaction<Database>, row: ReservationRow, amoun
     .where('node_id', '=', row.node_id)
     .executeTakeFirst();
   if (Number(deleted.numDeletedRows) !== 1) throw new SettledMeanwhile();
+  await trx.insertInto('quota_releases').values({ id: row.id, released_at: now }).execute();
 }
 
-/** Extends the leases of this server's reservations: its requests are still running. */
-export async function renewLeases(db: Db, nodeId: string): Promise<void> {
+/** How many record ids one statement names. */
+const IDS_PER_STATEMENT = 500;
+
+/**
+ * Extends the leases of this server's reservations whose requests are still running (`ids`); a record of a
+ * request that finished without its settlement written is left to run out.
+ */
+export async function renewLeases(db: Db, nodeId: string, ids: readonly string[]): Promise<void> {
+  const leaseExpiresAt = nowSeconds() + LEASE_SECONDS;
+  for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
+    await db
+      .updateTable('quota_reservations')
+      .set({ lease_expires_at: leaseExpiresAt })
+      .where('node_id', '=', nodeId)
+      .where('id', 'in', ids.slice(start, start + IDS_PER_STATEMENT))
+      .execute();
+  }
+}
+
+/** How long a release mark is kept: longer than any settlement waits for its database. */
+export const RELEASE_MARK_SECONDS = 86_400;
+
+/** Forgets release marks older than RELEASE_MARK_SECONDS. */
+export async function pruneReleaseMarks(db: Db): Promise<void> {
   await db
-    .updateTable('quota_reservations')
-    .set({ lease_expires_at: nowSeconds() + LEASE_SECONDS })
-    .where('node_id', '=', nodeId)
+    .deleteFrom('quota_releases')
+    .where('released_at', '<', nowSeconds() - RELEASE_MARK_SECONDS)
     .execute();
+}
+
+/** Which of these record ids recovery released (the others, gone too, were settled). */
+export async function findReleased(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  const released = new Set<string>();
+  for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
+    const rows = await db
+      .selectFrom('quota_releases')
+      .select('id')
+      .where('id', 'in', ids.slice(start, start + IDS_PER_STATEMENT))
+      .execute();
+    for (const row of rows) released.add(row.id);
+  }
+  return released;
 }

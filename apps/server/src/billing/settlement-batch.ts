@@ -34,6 +34,11 @@ export interface Settlement {
   /** the consumption log row; its quota is filled in when settled. Null when LogConsumeEnabled is off */
   log: Omit<NewLogRow, 'quota' | 'created_at' | 'type'> | null;
   createdAt: number;
+  /**
+   * The client receives nothing of the answer until this commits (a JSON body): when the commit fails, the
+   * answer is withheld, so the settlement turns into a full refund (SettlementLedger)
+   */
+  isWithheld?: boolean;
 }
 
 const LOG_ROWS_PER_INSERT = 100;

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { LogType } from '@gatehouse/shared';
 import type { Db } from '../db/database';
 import type { NewLogRow } from '../db/schema';
 import {
@@ -9,6 +10,7 @@ import {
   recordIdsOf,
   type Settlement,
 } from './settlement-batch';
+import { findReleased } from './reservation-recovery';
 
 export type { Settlement } from './settlement-batch';
 
@@ -32,6 +34,28 @@ const BATCH_DELAY_MS = 0;
 const MAX_BATCH = 500;
 /** After a failed commit (the database away), the next try waits this long. */
 const RETRY_DELAY_MS = 1000;
+
+/** The error log row of an answer withheld because its charge could not be committed. */
+export const WITHHELD_NOTE =
+  '503 settlement_failed: the answer was withheld because its charge could not be recorded; nothing charged';
+
+/**
+ * What a settlement becomes once its first commit failed: a withheld answer (the client got none of it) is
+ * refunded whole and logged as failed; one the client got part of (a stream) is still charged.
+ */
+function afterFailedCommit(settlement: Settlement, failures: NewLogRow[]): Settlement {
+  if (!settlement.isWithheld) return settlement;
+  if (settlement.log) {
+    failures.push({
+      ...settlement.log,
+      type: LogType.error,
+      quota: 0,
+      created_at: settlement.createdAt,
+      content: WITHHELD_NOTE,
+    });
+  }
+  return { ...settlement, cost: 0, log: null, isWithheld: false };
+}
 
 /** Settlements waiting for the same commit. */
 interface Batch {
@@ -156,8 +180,9 @@ export class SettlementLedger {
     } catch (error) {
       // Nothing was written: the waiting requests learn it now, and the batch is tried again later.
       reject(error);
-      this.pending.settlements.unshift(...batch);
-      this.pending.failures.unshift(...failures);
+      const withheld: NewLogRow[] = [];
+      this.pending.settlements.unshift(...batch.map((settlement) => afterFailedCommit(settlement, withheld)));
+      this.pending.failures.unshift(...failures, ...withheld);
       this.log.error({ err: error }, 'settling relay requests failed; will retry');
       this.schedule(RETRY_DELAY_MS);
       return;
@@ -170,9 +195,11 @@ export class SettlementLedger {
 
   /**
    * One transaction for the batch; its records are deleted last, after users and keys, the lock order of the
-   * reservation (which writes its record last), so the two never deadlock. When recovery released some
-   * records first (their server was thought gone), the batch is rolled back and redone with those settling as
-   * if nothing had been reserved: the released amount is back on the balances already.
+   * reservation (which writes its record last), so the two never deadlock. When some records were gone, the
+   * batch is rolled back and redone without them: a record recovery released (its server was thought gone;
+   * quota_releases says so) settles as if nothing had been reserved, the amount being back on the balances
+   * already; one that is gone otherwise was deleted by this settlement's own earlier commit, whose success
+   * the database did not get to report — it is settled, and is dropped so it is never charged twice.
    */
   private async commit(batch: Settlement[], failures: NewLogRow[]): Promise<number[]> {
     try {
@@ -190,14 +217,34 @@ export class SettlementLedger {
         .execute();
       for (const row of rows) existing.add(row.id);
     }
-    return this.applyAndDelete(
-      batch.map((settlement) =>
-        settlement.reservationId === undefined || existing.has(settlement.reservationId)
-          ? settlement
-          : { ...settlement, reservationId: undefined, reserved: 0 },
-      ),
+    const released = await findReleased(
+      this.db,
+      ids.filter((id) => !existing.has(id)),
+    );
+    const isSettledAlready = (settlement: Settlement) =>
+      settlement.reservationId !== undefined &&
+      settlement.reserved > 0 &&
+      !existing.has(settlement.reservationId) &&
+      !released.has(settlement.reservationId);
+    const redo = batch.map((settlement) =>
+      settlement.reservationId === undefined || existing.has(settlement.reservationId)
+        ? settlement
+        : { ...settlement, reservationId: undefined, reserved: 0 },
+    );
+    const settledAlready = batch.map(isSettledAlready);
+    if (settledAlready.some(Boolean)) {
+      this.log.error(
+        { requestIds: batch.filter((_, index) => settledAlready[index]).map((item) => item.reservationId) },
+        'settlements found committed by an earlier try the database reported failed; not charged again',
+      );
+    }
+    const charged = await this.applyAndDelete(
+      redo.filter((_, index) => !settledAlready[index]),
       failures,
     );
+    // One charge per settlement of the batch; 0 for those settled already (counted by their first commit).
+    let next = 0;
+    return settledAlready.map((isSettled) => (isSettled ? 0 : charged[next++]));
   }
 
   private applyAndDelete(batch: Settlement[], failures: NewLogRow[]): Promise<number[]> {

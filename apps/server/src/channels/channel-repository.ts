@@ -44,8 +44,8 @@ export function toPublicChannel(
   };
 }
 
-/** A channel this server has not relayed through lately. */
-function quietHealth(): ChannelHealth {
+/** A channel this server has not relayed through lately (in a window of `windowSeconds`). */
+export function quietHealth(windowSeconds = 0): ChannelHealth {
   return {
     state: 'closed',
     until: 0,
@@ -55,7 +55,7 @@ function quietHealth(): ChannelHealth {
     requests: 0,
     error_rate: 0,
     latency_ms: 0,
-    window_seconds: 0,
+    window_seconds: windowSeconds,
   };
 }
 

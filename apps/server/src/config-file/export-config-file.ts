@@ -5,11 +5,11 @@ import {
   secretChannelConfigFields,
   splitList,
 } from '@gatehouse/shared';
-import { Document } from 'yaml';
 import type { AppContext } from '../context';
 import type { ChannelRow } from '../db/schema';
 import { isSecretOption, optionDefinitions, type OptionKey } from '../options/option-defaults';
 import { channelTypeName, priceOptionKeys } from './config-file-schema';
+import { yaml } from './yaml-package';
 
 /**
  * `placeholders`: every secret (channel keys, credentials in a channel's config, secret options) is written as
@@ -106,7 +106,7 @@ export async function exportConfigFile(
     groups: parseObject(context.options.get('GroupRatio')),
     options: exportOptions(context, secrets, variables),
   };
-  const document = new Document(content);
+  const document = new (yaml().Document)(content);
   const header = [`Gatehouse configuration, exported ${new Date().toISOString()}`];
   if (variables.length > 0)
     header.push(

@@ -1,5 +1,6 @@
-import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
 import { configFileSchema, type ConfigFile } from './config-file-schema';
+import { yaml } from './yaml-package';
 
 export type FilePath = ReadonlyArray<string | number>;
 
@@ -28,7 +29,7 @@ function createLocator(document: Document, lines: LineCounter, fileName: string)
     // The nearest node that exists: a missing field is reported at the entry that lacks it.
     for (let length = path.length; length >= 0; length -= 1) {
       const node = length === 0 ? document.contents : document.getIn(path.slice(0, length), true);
-      if (isNode(node) && node.range) {
+      if (yaml().isNode(node) && node.range) {
         const { line, col } = lines.linePos(node.range[0]);
         const where = path.length > 0 ? `${path.join('.')}: ` : '';
         return new ConfigFileError(`${where}${problem}`, line, col, fileName);
@@ -71,6 +72,7 @@ export function readConfigFile(
   env: NodeJS.ProcessEnv = process.env,
   fileName = 'configuration file',
 ): ReadConfigFile {
+  const { LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const syntaxError = document.errors[0];
@@ -91,10 +93,10 @@ export function readConfigFile(
       const name = issue.keys[0]!;
       // at the misspelt key itself, not at its value
       const parent = path.length === 0 ? document.contents : document.getIn(path, true);
-      const pair = isMap(parent)
-        ? parent.items.find((item) => isScalar(item.key) && item.key.value === name)
+      const pair = yaml().isMap(parent)
+        ? parent.items.find((item) => yaml().isScalar(item.key) && item.key.value === name)
         : null;
-      if (pair && isNode(pair.key) && pair.key.range) {
+      if (pair && yaml().isNode(pair.key) && pair.key.range) {
         const { line, col } = lines.linePos(pair.key.range[0]);
         const where = [...path, name].join('.');
         throw new ConfigFileError(`${where}: unknown field "${name}"`, line, col, fileName);

@@ -23,6 +23,8 @@ const UNAVAILABLE_MESSAGES = [
   'terminating connection',
   'the database system is',
   'Client has encountered a connection error',
+  // mysql2: a pooled connection the server dropped, used before the pool noticed
+  "Can't add new command when connection is in closed state",
 ];
 
 export function isDatabaseUnavailable(error: unknown): boolean {

@@ -3,7 +3,13 @@ import { migrations } from './migrations/index';
 import type { Database } from './schema';
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Numbers are handed out ahead to work going on side by side, so a database can have run a later migration
+  // before an earlier one landed: the missing one still runs (in name order) instead of stopping the server.
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {

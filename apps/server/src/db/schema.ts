@@ -198,6 +198,13 @@ export interface QuotaReservationsTable {
   format_version: number;
 }
 
+/** A reservation recovery gave back, kept a day so a late settlement of it is charged once (0018). */
+export interface QuotaReleasesTable {
+  /** the request's id */
+  id: string;
+  released_at: number;
+}
+
 export interface SessionsTable {
   /** SHA-256 (hex) of the token in the session cookie */
   id: string;
@@ -280,6 +287,11 @@ export interface UsageRollupsTable {
   cache_read_tokens: number;
   cache_write_tokens: number;
   reasoning_tokens: number;
+  /** audio and image tokens (parts of prompt_tokens and completion_tokens), from migration 0016 */
+  audio_input_tokens: number;
+  image_input_tokens: number;
+  audio_output_tokens: number;
+  image_output_tokens: number;
   /** over the requests that succeeded (request_count - error_count) */
   latency_ms_sum: number;
   /** counts of succeeded requests per latency bucket (rollups/latency-histogram.ts) */
@@ -321,6 +333,7 @@ export interface Database {
   options: OptionsTable;
   stored_responses: StoredResponsesTable;
   quota_reservations: QuotaReservationsTable;
+  quota_releases: QuotaReleasesTable;
   sessions: SessionsTable;
   audit_log: AuditLogTable;
   two_factor: TwoFactorTable;

@@ -10,6 +10,7 @@ import {
   hashSessionToken,
 } from '../auth/session-store';
 import { HttpError } from './envelope';
+import { setSignedCookie } from './signed-cookie';
 
 export const SESSION_COOKIE = 'gatehouse_session';
 
@@ -36,13 +37,11 @@ export async function startSession(
     ip: request.ip,
     userAgent: request.headers['user-agent'] ?? '',
   });
-  reply.setCookie(SESSION_COOKIE, token, {
+  setSignedCookie(request, reply, {
+    name: SESSION_COOKIE,
+    value: token,
     path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: request.protocol === 'https',
-    signed: true,
-    maxAge: SESSION_MAX_AGE_SECONDS,
+    maxAgeSeconds: SESSION_MAX_AGE_SECONDS,
   });
 }
 

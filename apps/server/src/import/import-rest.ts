@@ -91,8 +91,10 @@ export async function importLogs(ctx: ImportContext): Promise<void> {
       }
     await flush();
   } else if (layout.has('logs')) {
+    // Read by the command line and the console alike: name both ways of asking for the logs.
+    const left = await countRows(source, 'logs');
     report.notes.push(
-      `logs: ${await countRows(source, 'logs')} rows left in the source (pass --with-logs to copy them)`,
+      `logs: ${left} ${left === 1 ? 'row' : 'rows'} left in the source (copy them with --with-logs, or "Also copy the consumption logs" in the console)`,
     );
   }
 }

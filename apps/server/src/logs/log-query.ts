@@ -32,6 +32,7 @@ export function applyLogFilters<Output>(
   if (filters.type) filtered = filtered.where('type', '=', filters.type);
   if (filters.token_name) filtered = filtered.where('token_name', '=', filters.token_name);
   if (filters.model_name) filtered = filtered.where('model_name', '=', filters.model_name);
+  if (filters.request_id) filtered = filtered.where('request_id', '=', filters.request_id);
   if (filters.start_timestamp) filtered = filtered.where('created_at', '>=', filters.start_timestamp);
   if (filters.end_timestamp) filtered = filtered.where('created_at', '<=', filters.end_timestamp);
   return filtered;

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { LogType, nowSeconds } from '@gatehouse/shared';
+import { nowSeconds } from '@gatehouse/shared';
 import type { AppContext } from '../context';
+import { PRUNED_LOG_TYPES, dropExpiredLogPartitions, ensureLogPartitions } from '../db/log-partitions';
 import { startPeriodicPrune } from '../db/periodic-prune';
 
 export interface LogPruneOptions {
@@ -17,14 +18,13 @@ export interface LogPruneResult {
   batches: number;
 }
 
-/** The detailed per-request rows the retention covers; top-up, management and system rows are kept. */
-const PRUNED_TYPES = [LogType.consume, LogType.error];
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Deletes consumption and error log rows older than LogRetentionDays, a small batch at a time with a pause
- * between batches, until none is left. 0 (the default) keeps every row. The usage rollups are not touched:
+ * between batches, until none is left. 0 (the default) keeps every row. On PostgreSQL a month partition wholly
+ * past the retention is dropped first (its kept rows moved to the default partition); the batches then take
+ * what is left: the month the cut falls in and the default partition. The usage rollups are not touched:
  * the dashboard keeps its history after the detailed rows are gone.
  */
 export async function pruneConsumptionLogs(
@@ -35,13 +35,14 @@ export async function pruneConsumptionLogs(
   const days = context.options.getNumber('LogRetentionDays');
   if (!(days > 0)) return result;
   const before = nowSeconds() - days * 86_400;
+  result.deleted += await dropExpiredLogPartitions(context.db, before);
   while (!shouldStop()) {
     // Ids first, then delete by id: MySQL refuses a LIMIT inside an IN subquery.
     const rows = await context.db
       .selectFrom('logs')
       .select('id')
       .where('created_at', '<', before)
-      .where('type', 'in', PRUNED_TYPES)
+      .where('type', 'in', PRUNED_LOG_TYPES)
       .limit(batchSize)
       .execute();
     if (rows.length === 0) break;
@@ -64,7 +65,10 @@ export async function pruneConsumptionLogs(
 /** Prunes consumption and error logs in the background on the master node, hourly. */
 export function startLogRetention(context: AppContext, log: FastifyBaseLogger): void {
   startPeriodicPrune(context, log, {
-    prune: async (shouldStop) => (await pruneConsumptionLogs(context, { shouldStop })).deleted,
+    prune: async (shouldStop) => {
+      await ensureLogPartitions(context.db, nowSeconds());
+      return (await pruneConsumptionLogs(context, { shouldStop })).deleted;
+    },
     what: 'consumption logs past LogRetentionDays',
   });
 }

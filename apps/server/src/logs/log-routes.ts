@@ -33,6 +33,13 @@ function forScope(log: Log, scope: LogScope): Log {
  * the database walks past p × size rows, so deep pages of a big table are slow; kept for one-api's console).
  * Either way the answer carries `next_cursor`, null on the last page.
  */
+/** logs-YYYYMMDD-HHmmss.csv on the server's clock: two exports never share a name in the downloads folder. */
+export function exportFileName(at: Date): string {
+  const pad = (value: number) => String(value).padStart(2, '0');
+  const day = `${at.getFullYear()}${pad(at.getMonth() + 1)}${pad(at.getDate())}`;
+  return `logs-${day}-${pad(at.getHours())}${pad(at.getMinutes())}${pad(at.getSeconds())}.csv`;
+}
+
 export function registerLogRoutes(app: FastifyInstance, context: AppContext): void {
   const { db } = context;
   const guards = createGuards(context);
@@ -62,7 +69,7 @@ export function registerLogRoutes(app: FastifyInstance, context: AppContext): vo
     const filters = parseWith(logQuerySchema, request.query);
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', 'attachment; filename="logs.csv"')
+      .header('content-disposition', `attachment; filename="${exportFileName(new Date())}"`)
       .send(streamLogCsv(db, filters, scope));
   }
 

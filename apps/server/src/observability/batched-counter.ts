@@ -1,4 +1,5 @@
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { promClient } from './prom-client';
 
 interface Pending<Label extends string> {
   labels: Record<Label, string>;
@@ -16,7 +17,7 @@ export class BatchedCounter<Label extends string> {
 
   constructor(config: { name: string; help: string; labelNames: readonly Label[]; registry: Registry }) {
     const { pending } = this;
-    new Counter<Label>({
+    new (promClient().Counter)<Label>({
       name: config.name,
       help: config.help,
       labelNames: config.labelNames,

@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { promClient } from './prom-client';
 import { BatchedCounter } from './batched-counter';
 import { BatchedHistogram } from './batched-histogram';
 
@@ -55,7 +56,7 @@ const FIRST_TOKEN_BUCKETS = [0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2.5, 4, 8, 15, 
  * never a user or a key.
  */
 export class RelayMetrics {
-  readonly registry = new Registry();
+  readonly registry: Registry = new (promClient().Registry)();
   private readonly requests: BatchedCounter<'model' | 'channel' | 'protocol' | 'status'>;
   private readonly tokens: BatchedCounter<'model' | 'channel' | 'type'>;
   private readonly quota: BatchedCounter<'model' | 'channel'>;
@@ -119,7 +120,7 @@ export class RelayMetrics {
       registry,
     });
     const read = () => this.circuitStates;
-    new Gauge({
+    new (promClient().Gauge)({
       name: 'gatehouse_circuit_state',
       help: 'Circuit breaker state per channel and model: 0 closed, 1 half-open, 2 open, 3 resting (Retry-After)',
       labelNames: ['channel', 'model'],
@@ -137,7 +138,7 @@ export class RelayMetrics {
       },
     });
     // Process CPU, memory, handles, GC and event-loop delay (p50, p90, p99 from monitorEventLoopDelay).
-    collectDefaultMetrics({ register: registry });
+    promClient().collectDefaultMetrics({ register: registry });
   }
 
   /** The circuit breaker's read function: its states are exported at every scrape. */

@@ -1,14 +1,16 @@
 import type { Tracer } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import {
-  defaultResource,
-  detectResources,
-  envDetector,
-  resourceFromAttributes,
-} from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import type * as OtlpExporter from '@opentelemetry/exporter-trace-otlp-http';
+import type * as Resources from '@opentelemetry/resources';
+import type * as TraceSdk from '@opentelemetry/sdk-trace-node';
+import type * as SemanticConventions from '@opentelemetry/semantic-conventions';
 import type { TraceConfig } from '../config/config';
+import { lazyPackage } from '../lazy-package';
+
+// The SDK is loaded only when a traces endpoint is configured.
+const otlpExporter = lazyPackage<typeof OtlpExporter>('@opentelemetry/exporter-trace-otlp-http');
+const resources = lazyPackage<typeof Resources>('@opentelemetry/resources');
+const traceSdk = lazyPackage<typeof TraceSdk>('@opentelemetry/sdk-trace-node');
+const semanticConventions = lazyPackage<typeof SemanticConventions>('@opentelemetry/semantic-conventions');
 
 /** The tracer of a running trace pipeline, and how to send what is still buffered. */
 export interface Tracing {
@@ -27,6 +29,10 @@ export interface Tracing {
  */
 export function startTracing(config: TraceConfig): Tracing | null {
   if (config.tracesUrl === '') return null;
+  const { defaultResource, detectResources, envDetector, resourceFromAttributes } = resources();
+  const { BatchSpanProcessor, NodeTracerProvider } = traceSdk();
+  const { OTLPTraceExporter } = otlpExporter();
+  const { ATTR_SERVICE_NAME } = semanticConventions();
   const resource = defaultResource()
     .merge(detectResources({ detectors: [envDetector] }))
     .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: config.serviceName }));

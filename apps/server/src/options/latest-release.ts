@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { request } from '../http/undici-client';
 import type { LatestRelease } from '@gatehouse/shared';
 import { fail } from '../http/envelope';
 

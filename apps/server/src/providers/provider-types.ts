@@ -24,6 +24,9 @@ export type ChannelCredentials = TranslatorChannel;
 
 export type UpstreamRequest = UpstreamHttpRequest;
 
+/** A value, or a promise of it (a request whose signing is asynchronous, as SigV4's is). */
+export type MaybeAsync<T> = T | Promise<T>;
+
 /** A JSON call as the client sent it, with the model the channel should see. */
 export interface JsonRequestInput {
   channel: ChannelCredentials;
@@ -88,8 +91,11 @@ export interface StreamReaderOptions {
   clientWantsUsage: boolean;
 }
 
-export interface JsonCapability<Input = JsonRequestInput> {
-  buildRequest(input: Input): UpstreamRequest;
+export interface JsonCapability<
+  Input = JsonRequestInput,
+  Built extends MaybeAsync<UpstreamRequest> = UpstreamRequest,
+> {
+  buildRequest(input: Input): Built;
   /**
    * Throws UpstreamFormatError when a 2xx answer is cut or not what the vendor documents. `input` is the request
    * it answers, for a translated answer whose shape depends on it (an embeddings answer's encoding_format).
@@ -161,7 +167,8 @@ export interface ProviderAdapter {
    */
   readonly countTokens?: JsonCapability<PassThroughRequestInput>;
   readonly completions?: PassThroughCapability;
-  readonly embeddings?: JsonCapability;
+  /** may build asynchronously (Bedrock signs its InvokeModel call) */
+  readonly embeddings?: JsonCapability<JsonRequestInput, MaybeAsync<UpstreamRequest>>;
   readonly moderations?: JsonCapability;
   readonly images?: JsonCapability;
   readonly audioSpeech?: BinaryCapability;

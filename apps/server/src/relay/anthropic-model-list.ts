@@ -1,5 +1,6 @@
 import type { RelayChannel } from './channel-cache';
 import { relayErrors } from './relay-error';
+import { readPageLimit } from './read-page-limit';
 
 /**
  * GET /v1/models for Anthropic's clients (https://docs.anthropic.com/en/api/models-list), which send an
@@ -58,15 +59,6 @@ export function toAnthropicModel(id: string, channel: RelayChannel): AnthropicMo
   };
 }
 
-function readLimit(limit: string | undefined): number {
-  if (limit === undefined) return DEFAULT_LIMIT;
-  const value = Number(limit);
-  if (!Number.isInteger(value) || value < 1 || value > MAX_LIMIT) {
-    throw relayErrors.invalidRequest(`limit must be a whole number from 1 to ${MAX_LIMIT}`, 'limit');
-  }
-  return value;
-}
-
 function indexOf(ids: string[], id: string, param: string): number {
   const index = ids.indexOf(id);
   if (index < 0) throw relayErrors.invalidRequest(`No model with id '${id}' in the list`, param);
@@ -78,7 +70,7 @@ export function pageAnthropicModels(
   models: Array<[string, RelayChannel]>,
   query: AnthropicModelPageQuery,
 ): AnthropicModelPage {
-  const limit = readLimit(query.limit);
+  const limit = readPageLimit(query.limit, { default: DEFAULT_LIMIT, max: MAX_LIMIT });
   const ids = models.map(([id]) => id);
   let start = 0;
   let end = Math.min(limit, models.length);

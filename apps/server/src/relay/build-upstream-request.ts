@@ -2,6 +2,7 @@ import { UnsupportedOptionError } from '../canonical/translation';
 import type {
   ChannelCredentials,
   JsonRequestInput,
+  MaybeAsync,
   ProviderAdapter,
   UpstreamRequest,
 } from '../providers/provider-types';
@@ -48,11 +49,11 @@ export function buildUpstreamRequest<T>(build: () => T): T {
 export async function buildChannelRequest(
   job: RelayJob,
   adapter: ProviderAdapter,
-  build: (channel: ChannelCredentials) => UpstreamRequest,
+  build: (channel: ChannelCredentials) => MaybeAsync<UpstreamRequest>,
 ): Promise<AttemptOutcome<UpstreamRequest>> {
   const prepared = await prepareChannelCredentials(job.runtime, job.channel, adapter);
   if (!prepared.ok) return prepared;
-  return { ok: true, value: buildUpstreamRequest(() => build(prepared.value)) };
+  return { ok: true, value: await buildUpstreamRequest(() => build(prepared.value)) };
 }
 
 /**

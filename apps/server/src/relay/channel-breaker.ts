@@ -1,4 +1,5 @@
 import type { ChannelCircuitState, ChannelHealth } from '@gatehouse/shared';
+import { quietHealth } from '../channels/channel-repository';
 import type { AppContext } from '../context';
 import type { UpstreamFailure } from './upstream-failure';
 
@@ -251,17 +252,7 @@ export class ChannelBreaker {
   /** The channel's state and recent numbers, for the channel list. */
   summarize(channelId: number): ChannelHealthSummary {
     const now = this.now();
-    const summary: ChannelHealthSummary = {
-      state: 'closed',
-      until: 0,
-      model: '',
-      reason: '',
-      circuits: [],
-      requests: 0,
-      error_rate: 0,
-      latency_ms: 0,
-      window_seconds: HEALTH_WINDOW_MS / 1000,
-    };
+    const summary: ChannelHealthSummary = quietHealth(HEALTH_WINDOW_MS / 1000);
     const record = this.channels.get(channelId);
     if (!record) return summary;
     let worst: { state: CircuitState; until: number; model: string; reason: string } | null = null;

@@ -50,7 +50,7 @@ export async function deliverJson<Input>(
   job: RelayJob,
   reply: FastifyReply,
   response: UpstreamResponse,
-  capability: JsonCapability<Input>,
+  capability: Pick<JsonCapability<Input>, 'readResponse'>,
   input?: Input,
 ): Promise<AttemptOutcome<Delivered>> {
   const read = await readWholeAnswer(job, response);

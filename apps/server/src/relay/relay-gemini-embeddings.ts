@@ -48,7 +48,7 @@ export async function relayGeminiEmbeddings(
         upstreamModel,
         isModelMapped: false,
       };
-      const called = await callChannel(job, adapter, capability.buildRequest(input));
+      const called = await callChannel(job, adapter, await capability.buildRequest(input));
       if (!called.ok) return called;
       const read = await readWholeAnswer(job, called.value);
       if (!read.ok) return read;

@@ -15,7 +15,7 @@ import {
   type Pricing,
 } from '../billing/pricing';
 import { computeCallCost } from '../billing/quota-cost';
-import { refundQuota, type QuotaHolder } from '../billing/quota-reservation';
+import type { QuotaHolder } from '../billing/quota-reservation';
 import { createTokenCounter, type TokenCounter } from '../billing/token-counter';
 import type { RelayEndpoint, TokenUsage } from '../providers/provider-types';
 import { describeQuota } from '../users/register-user';
@@ -265,6 +265,8 @@ export async function reserveForJob(job: RelayJob, amount: number): Promise<void
 export async function finishRelayJob(job: RelayJob, billed: BilledUsage | null): Promise<void> {
   // Never throws: the parallel slot is free and TPM and budget hold the settled amounts before the answer ends.
   await job.limits?.release(billed);
+  // From here its lease is not renewed: if the database refuses the settlement, the record runs out.
+  job.runtime.context.reservations.finished(job.requestId);
   let committed: Promise<void>;
   try {
     committed = settleJob(job, billed);
@@ -299,7 +301,7 @@ export function createSettlementCounter(job: RelayJob): Promise<TokenCounter> {
 
 function settleJob(job: RelayJob, billed: BilledUsage | null): Promise<void> {
   const { context, ledger } = job.runtime;
-  if (!billed) return refundQuota(context.db, holderOf(job), job.reserved, job.requestId);
+  if (!billed) return context.reservations.refund(holderOf(job), job.reserved, job.requestId);
   const notes = [describePricing(job.pricing), ...billed.notes];
   const upstreamModel = job.channel.modelMapping.get(job.model);
   if (upstreamModel) notes.push(`upstream model ${upstreamModel}`);
@@ -310,6 +312,8 @@ function settleJob(job: RelayJob, billed: BilledUsage | null): Promise<void> {
     reserved: job.reserved,
     cost: billed.cost,
     createdAt: job.createdAt,
+    // Nothing of the answer went out yet (a JSON body): if its charge cannot be committed, neither is it.
+    isWithheld: job.firstByteAt === null,
     log: context.options.getBoolean('LogConsumeEnabled')
       ? {
           user_id: job.caller.userId,

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Agent } from 'undici';
+import { Agent } from '../http/undici-client';
 import type { AppContext } from '../context';
 import { SettlementLedger } from '../billing/settlement-ledger';
 import { sendQuotaReminder } from '../billing/quota-reminder';

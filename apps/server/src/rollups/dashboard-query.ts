@@ -33,6 +33,10 @@ function usageOf(sums: Sums): DashboardUsage {
     cache_read_tokens: sums.cache_read_tokens,
     cache_write_tokens: sums.cache_write_tokens,
     reasoning_tokens: sums.reasoning_tokens,
+    audio_input_tokens: sums.audio_input_tokens,
+    image_input_tokens: sums.image_input_tokens,
+    audio_output_tokens: sums.audio_output_tokens,
+    image_output_tokens: sums.image_output_tokens,
   };
 }
 

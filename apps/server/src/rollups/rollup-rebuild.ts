@@ -2,7 +2,7 @@ import { LogType } from '@gatehouse/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { ROLLUP_TABLES, bucketStartOf, nextBucketStart } from './rollup-buckets';
-import { RollupAccumulator, upsertRollupRows } from './usage-rollups';
+import { COUNTER_COLUMNS, MEDIA_TOKEN_COLUMNS, RollupAccumulator, upsertRollupRows } from './usage-rollups';
 
 const LOGS_PER_READ = 5000;
 
@@ -28,10 +28,18 @@ export async function rebuildRollups(
   const from = bucketStartOf('day', start);
   const to =
     end > start ? nextBucketStart('day', bucketStartOf('day', end - 1)) : nextBucketStart('day', from);
-  // Time to first token is read when the logs record it (a later migration adds the column).
-  const logColumns =
-    (await db.introspection.getTables()).find((table) => table.name === 'logs')?.columns ?? [];
-  const hasFirstToken = logColumns.some((column) => column.name === 'first_token_ms');
+  // Time to first token and the media tokens are read when the logs record them, and media counters written
+  // when the rollups have them: a migration that rebuilds runs before the later ones that add those columns.
+  const tables = await db.introspection.getTables();
+  const columnsOf = (name: string) =>
+    new Set((tables.find((table) => table.name === name)?.columns ?? []).map((column) => column.name));
+  const logColumns = columnsOf('logs');
+  const rollupColumns = columnsOf(ROLLUP_TABLES.day);
+  const hasFirstToken = logColumns.has('first_token_ms');
+  const hasMedia = logColumns.has(MEDIA_TOKEN_COLUMNS[0]) && rollupColumns.has(MEDIA_TOKEN_COLUMNS[0]);
+  const counters = hasMedia
+    ? COUNTER_COLUMNS
+    : COUNTER_COLUMNS.filter((column) => !(MEDIA_TOKEN_COLUMNS as readonly string[]).includes(column));
   const rebuild = async (trx: Kysely<Database>) => {
     for (const table of Object.values(ROLLUP_TABLES)) {
       await trx.deleteFrom(table).where('bucket_start', '>=', from).where('bucket_start', '<', to).execute();
@@ -57,6 +65,7 @@ export async function rebuildRollups(
           'reasoning_tokens',
           'elapsed_time',
           ...(hasFirstToken ? (['first_token_ms'] as never[]) : []),
+          ...(hasMedia ? (MEDIA_TOKEN_COLUMNS as unknown as never[]) : []),
         ])
         .where('id', '>', lastId)
         .where('created_at', '>=', from)
@@ -69,7 +78,7 @@ export async function rebuildRollups(
       for (const granularity of ['hour', 'day'] as const) {
         const accumulator = new RollupAccumulator(granularity);
         for (const log of logs) accumulator.add(log);
-        await upsertRollupRows(trx, accumulator);
+        await upsertRollupRows(trx, accumulator, counters);
       }
       lastId = logs[logs.length - 1].id;
       count += logs.length;

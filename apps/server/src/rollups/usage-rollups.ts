@@ -18,12 +18,24 @@ export interface RollupSource {
   cache_read_tokens?: number;
   cache_write_tokens?: number;
   reasoning_tokens?: number;
+  audio_input_tokens?: number;
+  image_input_tokens?: number;
+  audio_output_tokens?: number;
+  image_output_tokens?: number;
   elapsed_time?: number;
   /** milliseconds to the first byte of a stream; 0 or absent when not measured */
   first_token_ms?: number;
 }
 
 const KEY_COLUMNS = ['bucket_start', 'user_id', 'token_name', 'model_name', 'channel_id'] as const;
+
+/** Audio and image tokens, parts of the prompt and completion counts (added by migration 0016). */
+export const MEDIA_TOKEN_COLUMNS = [
+  'audio_input_tokens',
+  'image_input_tokens',
+  'audio_output_tokens',
+  'image_output_tokens',
+] as const;
 
 export const COUNTER_COLUMNS = [
   'request_count',
@@ -34,6 +46,7 @@ export const COUNTER_COLUMNS = [
   'cache_read_tokens',
   'cache_write_tokens',
   'reasoning_tokens',
+  ...MEDIA_TOKEN_COLUMNS,
   'latency_ms_sum',
   ...LATENCY_BUCKET_COLUMNS,
   'ttft_count',
@@ -43,7 +56,7 @@ export const COUNTER_COLUMNS = [
 
 export type CounterColumn = (typeof COUNTER_COLUMNS)[number];
 
-/** Rows per INSERT: 35 columns each (7,000 parameters) stays below every driver's parameter limit. */
+/** Rows per INSERT: 39 columns each (7,800 parameters) stays below every driver's parameter limit. */
 const ROWS_PER_UPSERT = 200;
 
 /** Is this log row counted by the rollups? Top-ups, management and system rows are not usage. */
@@ -85,6 +98,7 @@ export class RollupAccumulator {
     row.cache_read_tokens += Number(source.cache_read_tokens ?? 0);
     row.cache_write_tokens += Number(source.cache_write_tokens ?? 0);
     row.reasoning_tokens += Number(source.reasoning_tokens ?? 0);
+    for (const column of MEDIA_TOKEN_COLUMNS) row[column] += Number(source[column] ?? 0);
     if (source.type === LogType.error) {
       row.error_count += 1;
       return;
@@ -101,16 +115,30 @@ export class RollupAccumulator {
   }
 }
 
-function buildUpsert(db: Kysely<Database>, table: RollupTable, rows: UsageRollupsTable[]) {
-  const insert = db.insertInto(table).values(rows);
+function buildUpsert(
+  db: Kysely<Database>,
+  table: RollupTable,
+  rows: UsageRollupsTable[],
+  counters: readonly CounterColumn[] = COUNTER_COLUMNS,
+) {
+  const values =
+    counters === COUNTER_COLUMNS
+      ? rows
+      : rows.map(
+          (row) =>
+            Object.fromEntries(
+              [...KEY_COLUMNS, ...counters].map((column) => [column, row[column]]),
+            ) as unknown as UsageRollupsTable,
+        );
+  const insert = db.insertInto(table).values(values);
   if (db.getExecutor().adapter instanceof MysqlAdapter) {
     const added = Object.fromEntries(
-      COUNTER_COLUMNS.map((column) => [column, sql`${sql.ref(column)} + values(${sql.ref(column)})`]),
+      counters.map((column) => [column, sql`${sql.ref(column)} + values(${sql.ref(column)})`]),
     );
     return insert.onDuplicateKeyUpdate(added);
   }
   const added = Object.fromEntries(
-    COUNTER_COLUMNS.map((column) => [
+    counters.map((column) => [
       column,
       sql`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`,
     ]),
@@ -157,16 +185,23 @@ function oneRowUpsert(db: Kysely<Database>, table: RollupTable, row: UsageRollup
   return { ...entry.compiled, parameters: entry.slots.map((slot) => values[slot]) };
 }
 
-/** Adds the accumulated rows to the table: a new row, or its counters added to the existing one. */
-export async function upsertRollupRows(db: Kysely<Database>, accumulator: RollupAccumulator): Promise<void> {
+/**
+ * Adds the accumulated rows to the table: a new row, or its counters added to the existing one. `counters`
+ * narrows the columns written, for a rebuild run by a migration before later ones added the rest.
+ */
+export async function upsertRollupRows(
+  db: Kysely<Database>,
+  accumulator: RollupAccumulator,
+  counters: readonly CounterColumn[] = COUNTER_COLUMNS,
+): Promise<void> {
   const rows = [...accumulator.rows.values()];
   const table = ROLLUP_TABLES[accumulator.granularity];
-  if (rows.length === 1) {
+  if (rows.length === 1 && counters === COUNTER_COLUMNS) {
     await db.executeQuery(oneRowUpsert(db, table, rows[0]));
     return;
   }
   for (let start = 0; start < rows.length; start += ROWS_PER_UPSERT) {
-    await buildUpsert(db, table, rows.slice(start, start + ROWS_PER_UPSERT)).execute();
+    await buildUpsert(db, table, rows.slice(start, start + ROWS_PER_UPSERT), counters).execute();
   }
 }
 

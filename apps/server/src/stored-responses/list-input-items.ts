@@ -2,6 +2,7 @@ import type { ChatMessage } from '../canonical/chat';
 import { relayErrors } from '../relay/relay-error';
 import { convertToInputItems, type InputItem } from './convert-to-input-items';
 import { getOwnedRow, requireResponseStorage, type ResponseStorageContext } from './response-storage';
+import { readPageLimit } from '../relay/read-page-limit';
 
 /** The query of GET /v1/responses/{id}/input_items, as the client sent it. */
 export interface InputItemsQuery {
@@ -21,15 +22,6 @@ export interface InputItemList {
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
 
-function readLimit(limit: string | undefined): number {
-  if (limit === undefined) return DEFAULT_LIMIT;
-  const value = Number(limit);
-  if (!Number.isInteger(value) || value < 1 || value > MAX_LIMIT) {
-    throw relayErrors.invalidRequest(`limit must be a whole number from 1 to ${MAX_LIMIT}`, 'limit');
-  }
-  return value;
-}
-
 function readOrder(order: string | undefined): 'asc' | 'desc' {
   if (order === undefined || order === 'desc' || order === 'asc') return order ?? 'desc';
   throw relayErrors.invalidRequest("order must be 'asc' or 'desc'", 'order');
@@ -47,7 +39,7 @@ export async function listInputItems(
   query: InputItemsQuery,
 ): Promise<InputItemList> {
   requireResponseStorage(context.options);
-  const limit = readLimit(query.limit);
+  const limit = readPageLimit(query.limit, { default: DEFAULT_LIMIT, max: MAX_LIMIT });
   const order = readOrder(query.order);
   const row = await getOwnedRow(context, userId, id);
   const items = convertToInputItems(row.id, JSON.parse(row.conversation) as ChatMessage[]);

@@ -33,7 +33,7 @@ export interface BedrockStandInRequest {
   rawPath: string;
   /** the model id, decoded */
   modelId: string;
-  operation: 'converse' | 'converse-stream';
+  operation: 'converse' | 'converse-stream' | 'invoke';
   headers: IncomingHttpHeaders;
   body: Record<string, unknown>;
 }
@@ -132,6 +132,54 @@ async function findSignatureProblem(
     : 'InvalidSignatureException';
 }
 
+/** A small vector that depends on the text, so tests can tell inputs apart. */
+const vectorOf = (text: string, size: number) =>
+  Array.from({ length: size }, (_, index) => ((text.length + index) % 7) / 7);
+
+/**
+ * InvokeModel with an embedding model, answered as Bedrock documents it: Titan Text Embeddings take one
+ * inputText (V2: dimensions 256/512/1024, normalize) and answer embedding and inputTextTokenCount; Cohere Embed
+ * takes texts and an input_type and answers embeddings (by type when embedding_types was sent).
+ */
+function answerInvoke(response: ServerResponse, modelId: string, body: Record<string, unknown>): void {
+  const reply = (answer: unknown) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'x-amzn-requestid': 'stand-in' });
+    response.end(JSON.stringify(answer));
+  };
+  if (modelId.startsWith('amazon.titan-embed-text')) {
+    if (typeof body.inputText !== 'string')
+      return sendError(
+        response,
+        400,
+        'ValidationException',
+        'Malformed input request: inputText is required',
+      );
+    const dimensions = body.dimensions ?? 1024;
+    if (![256, 512, 1024].includes(Number(dimensions)))
+      return sendError(response, 400, 'ValidationException', 'dimensions must be 256, 512 or 1024');
+    const embedding = vectorOf(body.inputText, modelId.includes('v1') ? 8 : Math.min(Number(dimensions), 8));
+    return reply({
+      embedding,
+      inputTextTokenCount: body.inputText.split(/\s+/).filter(Boolean).length,
+      ...(modelId.includes('v2') ? { embeddingsByType: { float: embedding } } : {}),
+    });
+  }
+  if (modelId.startsWith('cohere.embed')) {
+    const texts = body.texts;
+    if (!Array.isArray(texts) || typeof body.input_type !== 'string')
+      return sendError(response, 400, 'ValidationException', 'texts and input_type are required');
+    const vectors = texts.map((text) => vectorOf(String(text), 8));
+    return reply({
+      id: 'stand-in-embed',
+      texts,
+      ...(Array.isArray(body.embedding_types)
+        ? { response_type: 'embeddings_by_type', embeddings: { float: vectors } }
+        : { response_type: 'embeddings_floats', embeddings: vectors }),
+    });
+  }
+  sendError(response, 400, 'ValidationException', 'The provided model identifier is invalid.');
+}
+
 function sendError(response: ServerResponse, status: number, errorType: string, message: string): void {
   response.writeHead(status, {
     'content-type': 'application/json',
@@ -167,7 +215,7 @@ async function sendStream(response: ServerResponse, behaviour: BedrockStandInBeh
 }
 
 /**
- * AWS Bedrock Runtime's Converse and ConverseStream on 127.0.0.1: refuses any request whose SigV4 signature
+ * AWS Bedrock Runtime's Converse, ConverseStream and InvokeModel (embedding models) on 127.0.0.1: refuses any request whose SigV4 signature
  * does not verify (with Bedrock's error answers), records the others, and answers JSON, binary event streams
  * or the error it is told to.
  */
@@ -193,7 +241,7 @@ export async function startBedrockStandIn(): Promise<BedrockStandIn> {
             `The request signature could not be verified: ${problem}`,
           );
         }
-        const route = /^\/model\/([^/]+)\/(converse|converse-stream)$/.exec(rawUrl.split('?')[0]!);
+        const route = /^\/model\/([^/]+)\/(converse|converse-stream|invoke)$/.exec(rawUrl.split('?')[0]!);
         if (!route || incoming.method !== 'POST')
           return sendError(response, 404, 'UnknownOperationException', 'Not found');
         requests.push({
@@ -212,6 +260,8 @@ export async function startBedrockStandIn(): Promise<BedrockStandIn> {
             behaviour.error.message,
           );
         if (route[2] === 'converse-stream') return sendStream(response, behaviour);
+        if (route[2] === 'invoke')
+          return answerInvoke(response, decodeURIComponent(route[1]!), JSON.parse(body.toString('utf8')));
         response.writeHead(200, { 'content-type': 'application/json', 'x-amzn-requestid': 'stand-in' });
         response.end(JSON.stringify(behaviour.answer ?? DEFAULT_ANSWER));
       })().catch((error: unknown) => {

@@ -5,6 +5,7 @@ import type {
   CohereChatResponse,
   CohereStreamEvent,
   CohereToolCall,
+  CohereUsage,
 } from '../../src/providers/cohere/cohere-wire-types';
 
 export interface CohereReceivedRequest {
@@ -22,6 +23,8 @@ export interface CohereBehaviour {
   fixture?: { json?: string; sse?: string };
   /** the words of the default text answer, one content-delta each */
   words?: string[];
+  /** prompt tokens that hit Cohere's inference cache: usage.cached_tokens */
+  cachedTokens?: number;
 }
 
 export interface CohereStandIn {
@@ -48,7 +51,7 @@ function sendJson(response: ServerResponse, status: number, body: unknown) {
 }
 
 /** A call of the first tool when tools were offered and the last message is not its result, else words. */
-function answerOf(body: Record<string, unknown>, words: string[]): CohereChatResponse {
+function answerOf(body: Record<string, unknown>, words: string[], usage: CohereUsage): CohereChatResponse {
   const tools = Array.isArray(body.tools) ? body.tools : [];
   const messages = Array.isArray(body.messages) ? body.messages : [];
   const last: unknown = messages.at(-1);
@@ -63,14 +66,14 @@ function answerOf(body: Record<string, unknown>, words: string[]): CohereChatRes
       id: 'stand-in-chat',
       finish_reason: 'TOOL_CALL',
       message: { role: 'assistant', tool_plan: 'I will call a tool.', tool_calls: [call] },
-      usage: USAGE,
+      usage,
     };
   }
   return {
     id: 'stand-in-chat',
     finish_reason: 'COMPLETE',
     message: { role: 'assistant', content: [{ type: 'text', text: words.join('') }] },
-    usage: USAGE,
+    usage,
   };
 }
 
@@ -118,7 +121,8 @@ function answerChat(standIn: CohereStandIn, response: ServerResponse, body: Reco
     return response.end(readFileSync(new URL(recorded, FIXTURES)));
   }
   const words = standIn.behaviour.words ?? ['Hello', ' from', ' cohere'];
-  const answer = answerOf(body, words);
+  const { cachedTokens } = standIn.behaviour;
+  const answer = answerOf(body, words, cachedTokens ? { ...USAGE, cached_tokens: cachedTokens } : USAGE);
   if (!isStream) return sendJson(response, 200, answer);
   response.writeHead(200, { 'content-type': 'text/event-stream' });
   for (const event of eventsOf(answer, words))

@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { DashScopeMessage, DashScopeResponse } from '../../src/providers/dashscope/dashscope-wire-types';
+import type {
+  DashScopeMessage,
+  DashScopeResponse,
+  DashScopeUsage,
+} from '../../src/providers/dashscope/dashscope-wire-types';
 
 export interface DashScopeReceivedRequest {
   method: string;
@@ -17,6 +21,8 @@ export interface DashScopeBehaviour {
   /** answer a recorded transcript of providers/dashscope/__fixtures__ */
   fixture?: { json?: string; sse?: string };
   words?: string[];
+  /** prompt tokens read from the context cache: usage.prompt_tokens_details.cached_tokens */
+  cachedTokens?: number;
 }
 
 export interface DashScopeStandIn {
@@ -60,7 +66,12 @@ function checkMessages(messages: unknown, isMultimodal: boolean): string | null 
   return null;
 }
 
-function answerOf(body: Record<string, unknown>, words: string[], isMultimodal: boolean): DashScopeResponse {
+function answerOf(
+  body: Record<string, unknown>,
+  words: string[],
+  isMultimodal: boolean,
+  usage: DashScopeUsage,
+): DashScopeResponse {
   const parameters = isObject(body.parameters) ? body.parameters : {};
   const tools = Array.isArray(parameters.tools)
     ? (parameters.tools as Array<{ function: { name: string } }>)
@@ -79,7 +90,7 @@ function answerOf(body: Record<string, unknown>, words: string[], isMultimodal: 
           { finish_reason: 'tool_calls', message: { role: 'assistant', content: '', tool_calls: [call] } },
         ],
       },
-      usage: USAGE,
+      usage,
       request_id: REQUEST_ID,
     };
   }
@@ -90,7 +101,7 @@ function answerOf(body: Record<string, unknown>, words: string[], isMultimodal: 
         { finish_reason: 'stop', message: { role: 'assistant', content: isMultimodal ? [{ text }] : text } },
       ],
     },
-    usage: USAGE,
+    usage,
     request_id: REQUEST_ID,
   };
 }
@@ -112,7 +123,11 @@ function answerGeneration(
     return response.end(readFileSync(new URL(recorded, FIXTURES)));
   }
   const words = standIn.behaviour.words ?? ['Hello', ' from', ' qwen'];
-  const answer = answerOf(body, words, isMultimodal);
+  const { cachedTokens } = standIn.behaviour;
+  const usage: DashScopeUsage = cachedTokens
+    ? { ...USAGE, prompt_tokens_details: { cached_tokens: cachedTokens } }
+    : USAGE;
+  const answer = answerOf(body, words, isMultimodal, usage);
   if (!isStream) return sendJson(response, 200, answer);
   const parameters = isObject(body.parameters) ? body.parameters : {};
   if (parameters.incremental_output !== true) {
@@ -127,8 +142,8 @@ function answerGeneration(
     const data = {
       output: { choices: [{ message, finish_reason: isLast ? choice.finish_reason : 'null' }] },
       usage: isLast
-        ? USAGE
-        : { ...USAGE, output_tokens: index + 1, total_tokens: USAGE.input_tokens + index + 1 },
+        ? usage
+        : { ...usage, output_tokens: index + 1, total_tokens: USAGE.input_tokens + index + 1 },
       request_id: REQUEST_ID,
     };
     response.write(`id:${index + 1}\nevent:result\n:HTTP_STATUS/200\ndata:${JSON.stringify(data)}\n\n`);

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleServer } from '../../bundle.mjs';
+import { findFreePort } from './free-port';
 
 /** The real server in a process of its own, bundled as apps/server/build.mjs bundles it, to kill for real. */
 export interface GatewayChild {
@@ -27,29 +27,7 @@ const SERVER_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export async function bundleGateway(): Promise<string> {
   const cache = path.join(SERVER_ROOT, '../../node_modules/.cache');
   mkdirSync(cache, { recursive: true });
-  const outfile = path.join(mkdtempSync(path.join(cache, 'gatehouse-child-')), 'main.mjs');
-  await build({
-    entryPoints: [path.join(SERVER_ROOT, 'src/main.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    sourcemap: true,
-    packages: 'external',
-    alias: { '@gatehouse/shared': path.join(SERVER_ROOT, '../../packages/shared/src/index.ts') },
-    logLevel: 'warning',
-  });
-  return outfile;
-}
-
-async function findFreePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no free port');
-  return address.port;
+  return bundleServer(path.join(SERVER_ROOT, '../..'), mkdtempSync(path.join(cache, 'gatehouse-child-')));
 }
 
 /**

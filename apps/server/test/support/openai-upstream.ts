@@ -17,6 +17,12 @@ export interface UpstreamUsage {
   completion: number;
   /** prompt tokens read from the prompt cache (prompt_tokens_details.cached_tokens) */
   cached?: number;
+  /** audio prompt tokens: chat's prompt_tokens_details.audio_tokens, a transcription's input_token_details */
+  audioInput?: number;
+  /** image prompt tokens: gpt-image-1's input_tokens_details.image_tokens */
+  imageInput?: number;
+  /** generated audio tokens: chat's completion_tokens_details.audio_tokens */
+  audioOutput?: number;
 }
 
 /** How the upstream answers. Every field is optional: the default is a well-behaved OpenAI. */
@@ -80,13 +86,46 @@ function send(
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Chat usage as OpenAI reports it (https://platform.openai.com/docs/api-reference/chat/object). */
 function usageOf(behaviour: UpstreamBehaviour) {
   const usage = behaviour.usage ?? DEFAULT_USAGE;
+  const promptDetails = {
+    ...(usage.cached ? { cached_tokens: usage.cached } : {}),
+    ...(usage.audioInput ? { audio_tokens: usage.audioInput } : {}),
+  };
   return {
     prompt_tokens: usage.prompt,
     completion_tokens: usage.completion,
     total_tokens: usage.prompt + usage.completion,
-    ...(usage.cached ? { prompt_tokens_details: { cached_tokens: usage.cached } } : {}),
+    ...(Object.keys(promptDetails).length > 0 ? { prompt_tokens_details: promptDetails } : {}),
+    ...(usage.audioOutput
+      ? { completion_tokens_details: { reasoning_tokens: 0, audio_tokens: usage.audioOutput } }
+      : {}),
+  };
+}
+
+/** gpt-image-1's usage (https://platform.openai.com/docs/api-reference/images/object). */
+function imageUsageOf(behaviour: UpstreamBehaviour) {
+  const usage = behaviour.usage ?? DEFAULT_USAGE;
+  const image = usage.imageInput ?? 0;
+  return {
+    input_tokens: usage.prompt,
+    input_tokens_details: { text_tokens: usage.prompt - image, image_tokens: image },
+    output_tokens: usage.completion,
+    total_tokens: usage.prompt + usage.completion,
+  };
+}
+
+/** gpt-4o-transcribe's usage: input_token_details, singular (https://platform.openai.com/docs/api-reference/audio/json-object). */
+function transcriptionUsageOf(behaviour: UpstreamBehaviour) {
+  const usage = behaviour.usage ?? DEFAULT_USAGE;
+  const audio = usage.audioInput ?? 0;
+  return {
+    type: 'tokens',
+    input_tokens: usage.prompt,
+    input_token_details: { text_tokens: usage.prompt - audio, audio_tokens: audio },
+    output_tokens: usage.completion,
+    total_tokens: usage.prompt + usage.completion,
   };
 }
 
@@ -106,7 +145,17 @@ function chatMessage(upstream: OpenAIUpstream, body: Record<string, unknown>) {
       ],
     };
   }
-  return { role: 'assistant', content: (upstream.behaviour.words ?? defaultWords(upstream)).join('') };
+  const text = (upstream.behaviour.words ?? defaultWords(upstream)).join('');
+  if (Array.isArray(body.modalities) && body.modalities.includes('audio')) {
+    // gpt-4o-audio-preview: the spoken answer as base64 with its transcript, no text content.
+    const data = Buffer.from(`RIFF-fake-wav ${text}`).toString('base64');
+    return {
+      role: 'assistant',
+      content: null,
+      audio: { id: 'audio_upstream', data, expires_at: 1_700_003_600, transcript: text },
+    };
+  }
+  return { role: 'assistant', content: text };
 }
 
 function defaultWords(upstream: OpenAIUpstream): string[] {
@@ -264,6 +313,17 @@ async function answer(
   }
   if (path.endsWith('/images/generations')) {
     const count = Number(body.n ?? 1);
+    if (model.startsWith('gpt-image')) {
+      // gpt-image-1 always answers base64 and reports its tokens.
+      send(response, 200, {
+        created: 1_700_000_000,
+        data: Array.from({ length: count }, (_, index) => ({
+          b64_json: Buffer.from(`PNG-fake-${index}`).toString('base64'),
+        })),
+        ...(behaviour.omitUsage ? {} : { usage: imageUsageOf(behaviour) }),
+      });
+      return;
+    }
     send(response, 200, {
       created: 1_700_000_000,
       data: Array.from({ length: count }, (_, index) => ({ url: `https://images.example/${index}.png` })),
@@ -277,8 +337,9 @@ async function answer(
   if (path.endsWith('/audio/transcriptions') || path.endsWith('/audio/translations')) {
     const format = multipartField(received.body, 'response_format') ?? 'json';
     const text = 'the quick brown fox';
+    const tokens = /^gpt-4o(-mini)?-transcribe/.test(model) && !behaviour.omitUsage;
     if (format === 'text') send(response, 200, text, 'text/plain');
-    else send(response, 200, { text });
+    else send(response, 200, { text, ...(tokens ? { usage: transcriptionUsageOf(behaviour) } : {}) });
     return;
   }
   send(response, 404, {

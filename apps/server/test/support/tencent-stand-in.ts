@@ -2,7 +2,11 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { signTc3 } from '../../src/providers/tencent/tencent-tc3-signature';
-import type { HunyuanChatResponse, HunyuanMessage } from '../../src/providers/tencent/tencent-wire-types';
+import type {
+  HunyuanChatResponse,
+  HunyuanMessage,
+  HunyuanUsage,
+} from '../../src/providers/tencent/tencent-wire-types';
 
 export interface TencentReceivedRequest {
   method: string;
@@ -18,6 +22,11 @@ export interface TencentBehaviour {
   /** answer a recorded transcript of providers/tencent/__fixtures__ */
   fixture?: { json?: string; sse?: string };
   words?: string[];
+  /**
+   * prompt tokens read from Hunyuan's cache: Usage.PromptTokensDetails.CachedTokens, a string in the API
+   * reference (tencentcloud hunyuan v20230901 PromptTokensDetails)
+   */
+  cachedTokens?: number;
 }
 
 export interface TencentStandIn {
@@ -86,10 +95,10 @@ function checkSignature(
 }
 
 /** A call of the first tool when tools were offered and the last message is not its result, else words. */
-function answerOf(body: Record<string, unknown>, words: string[]): HunyuanChatResponse {
+function answerOf(body: Record<string, unknown>, words: string[], usage: HunyuanUsage): HunyuanChatResponse {
   const tools = Array.isArray(body.Tools) ? (body.Tools as Array<{ Function: { Name: string } }>) : [];
   const messages = body.Messages as HunyuanMessage[];
-  const base = { Id: 'stand-in-chat', Created: 1_700_000_000, Usage: USAGE };
+  const base = { Id: 'stand-in-chat', Created: 1_700_000_000, Usage: usage };
   if (tools.length > 0 && messages.at(-1)?.Role !== 'tool') {
     const call = {
       Id: 'call_standin01',
@@ -130,7 +139,11 @@ function answerChat(standIn: TencentStandIn, response: ServerResponse, body: Rec
     return response.end(readFileSync(new URL(recorded, FIXTURES)));
   }
   const words = standIn.behaviour.words ?? ['Hello', ' from', ' hunyuan'];
-  const answer = answerOf(body, words);
+  const { cachedTokens } = standIn.behaviour;
+  const usage: HunyuanUsage = cachedTokens
+    ? { ...USAGE, PromptTokensDetails: { CachedTokens: String(cachedTokens) } }
+    : USAGE;
+  const answer = answerOf(body, words, usage);
   if (!isStream) return sendResponse(response, answer as Record<string, unknown>);
   response.writeHead(200, { 'content-type': 'text/event-stream' });
   const message = answer.Choices![0]!.Message!;
@@ -149,8 +162,8 @@ function answerChat(standIn: TencentStandIn, response: ServerResponse, body: Rec
       Created: answer.Created,
       Choices: [{ Delta: delta, FinishReason: isLast ? answer.Choices![0]!.FinishReason : '' }],
       Usage: isLast
-        ? USAGE
-        : { ...USAGE, CompletionTokens: index + 1, TotalTokens: USAGE.PromptTokens + index + 1 },
+        ? usage
+        : { ...usage, CompletionTokens: index + 1, TotalTokens: USAGE.PromptTokens + index + 1 },
     };
     response.write(`data: ${JSON.stringify(event)}\n\n`);
   });

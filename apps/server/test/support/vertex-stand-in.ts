@@ -34,6 +34,11 @@ export interface VertexStandInBehaviour {
   fixture?: { json?: string; sse?: string };
   /** answer every call with this status and body (Google's or Anthropic's error object) */
   error?: { status: number; body: unknown };
+  /**
+   * prompt tokens served from Vertex's context cache (implicit or explicit): Gemini reports them as
+   * usageMetadata.cachedContentTokenCount, Claude as usage.cache_read_input_tokens
+   */
+  cachedTokens?: number;
 }
 
 export interface VertexStandIn {
@@ -62,7 +67,7 @@ function sendEvents(response: ServerResponse, events: string[]): void {
   response.end(events.join(''));
 }
 
-function claudeAnswer(request: VertexStandInRequest): AnthropicMessage {
+function claudeAnswer(request: VertexStandInRequest, cachedTokens = 0): AnthropicMessage {
   const messages = (request.body?.messages ?? []) as Array<{ content: string | Array<{ text?: string }> }>;
   const prompt = messages
     .map((message) =>
@@ -83,7 +88,7 @@ function claudeAnswer(request: VertexStandInRequest): AnthropicMessage {
       input_tokens: countWords(prompt),
       output_tokens: 6,
       cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
+      cache_read_input_tokens: cachedTokens,
     },
   };
 }
@@ -99,6 +104,25 @@ function claudeBodyProblem(request: VertexStandInRequest): string | null {
   return null;
 }
 
+/** The stand-in's Gemini answer, with the cache hit the behaviour asks for in its usage. */
+function geminiAnswer(standIn: VertexStandIn, request: VertexStandInRequest) {
+  const answer = defaultAnswer(request.body, request.model);
+  const cached = standIn.behaviour.cachedTokens;
+  if (!cached) return answer;
+  const usage = answer.usageMetadata ?? {};
+  const promptTokenCount = Math.max(usage.promptTokenCount ?? 0, cached);
+  return {
+    ...answer,
+    usageMetadata: {
+      ...usage,
+      promptTokenCount,
+      totalTokenCount: promptTokenCount + (usage.candidatesTokenCount ?? 0),
+      cachedContentTokenCount: cached,
+      cacheTokensDetails: [{ modality: 'TEXT', tokenCount: cached }],
+    },
+  };
+}
+
 function answerGoogle(standIn: VertexStandIn, request: VertexStandInRequest, response: ServerResponse): void {
   const { fixture } = standIn.behaviour;
   switch (request.method) {
@@ -106,7 +130,7 @@ function answerGoogle(standIn: VertexStandIn, request: VertexStandInRequest, res
       return send(
         response,
         200,
-        fixture?.json ? readVertexFixture(fixture.json) : defaultAnswer(request.body, request.model),
+        fixture?.json ? readVertexFixture(fixture.json) : geminiAnswer(standIn, request),
       );
     case 'streamGenerateContent':
       if (request.query.get('alt') !== 'sse')
@@ -118,9 +142,7 @@ function answerGoogle(standIn: VertexStandIn, request: VertexStandInRequest, res
       if (fixture?.sse) return sendEvents(response, [readVertexFixture(fixture.sse).toString('utf8')]);
       return sendEvents(
         response,
-        streamOf(defaultAnswer(request.body, request.model)).map(
-          (event) => `data: ${JSON.stringify(event)}\r\n\r\n`,
-        ),
+        streamOf(geminiAnswer(standIn, request)).map((event) => `data: ${JSON.stringify(event)}\r\n\r\n`),
       );
     case 'predict': {
       if (fixture?.json) return send(response, 200, readVertexFixture(fixture.json));
@@ -156,10 +178,14 @@ function answerAnthropic(
   const problem = claudeBodyProblem(request);
   if (problem) return send(response, 400, anthropicErrorBody('invalid_request_error', problem));
   if (request.method === 'rawPredict') {
-    return send(response, 200, fixture?.json ? readVertexFixture(fixture.json) : claudeAnswer(request));
+    return send(
+      response,
+      200,
+      fixture?.json ? readVertexFixture(fixture.json) : claudeAnswer(request, standIn.behaviour.cachedTokens),
+    );
   }
   if (fixture?.sse) return sendEvents(response, [readVertexFixture(fixture.sse).toString('utf8')]);
-  const events = anthropicMessageEvents(claudeAnswer(request));
+  const events = anthropicMessageEvents(claudeAnswer(request, standIn.behaviour.cachedTokens));
   return sendEvents(
     response,
     events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`),

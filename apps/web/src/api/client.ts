@@ -68,7 +68,8 @@ function catalogueMessage(status: number, message: string): string {
   return i18n.t('errors.withMessage', { message });
 }
 
-function buildUrl(path: string, params: QueryParams = {}): string {
+/** The path with its query string; params that are undefined or null are left out. */
+export function buildUrl(path: string, params: QueryParams = {}): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
     if (value !== undefined && value !== null) search.set(key, String(value));

@@ -76,6 +76,11 @@ export const appRoutes: AppRoute[] = [
     page: lazy(() => import('../features/redemptions/redemption-edit-page')),
     requiresLogin: true,
   },
+  {
+    path: '/playground',
+    page: lazy(() => import('../features/playground/playground-page')),
+    requiresLogin: true,
+  },
   { path: '/topup', page: lazy(() => import('../features/topup/topup-page')), requiresLogin: true },
   { path: '/pricing', page: lazy(() => import('../features/pricing/pricing-page')), requiresLogin: true },
   { path: '/log', page: lazy(() => import('../features/logs/logs-page')), requiresLogin: true },

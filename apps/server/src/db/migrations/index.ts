@@ -14,6 +14,9 @@ import * as logCallPrice from './0012-log-call-price';
 import * as logPagingIndexes from './0013-log-paging-indexes';
 import * as logMediaTokens from './0014-log-media-tokens';
 import * as oidcId from './0015-oidc-id';
+import * as rollupMediaTokens from './0016-rollup-media-tokens';
+import * as logPartitions from './0017-log-partitions';
+import * as quotaReleases from './0018-quota-releases';
 
 /**
  * Every migration, in order. Names are the version; never rename or edit one that has shipped —
@@ -35,4 +38,7 @@ export const migrations: Record<string, Migration> = {
   '0013-log-paging-indexes': logPagingIndexes,
   '0014-log-media-tokens': logMediaTokens,
   '0015-oidc-id': oidcId,
+  '0016-rollup-media-tokens': rollupMediaTokens,
+  '0017-log-partitions': logPartitions,
+  '0018-quota-releases': quotaReleases,
 };

@@ -170,7 +170,7 @@ describe('the Baidu translator against a stand-in speaking Qianfan’s v1 API', 
       upstreamModel: 'Embedding-V1',
       isModelMapped: false,
     };
-    const upstream = baiduAdapter.embeddings!.buildRequest(input);
+    const upstream = await baiduAdapter.embeddings!.buildRequest(input);
     const response = await fetch(upstream.url, {
       method: 'POST',
       headers: upstream.headers,

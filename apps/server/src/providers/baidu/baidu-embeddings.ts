@@ -6,7 +6,7 @@ import {
   type UpstreamHttpRequest,
 } from '../../canonical/translation';
 import { convertOpenAIUsage } from '../openai-compatible/convert-openai-usage';
-import type { JsonCapability, JsonRequestInput, ReadResponse } from '../provider-types';
+import type { JsonCapability, JsonRequestInput, MaybeAsync, ReadResponse } from '../provider-types';
 import { findBaiduEmbeddingEndpoint } from './baidu-endpoints';
 import { parseBaiduKey } from './baidu-key';
 import { qianfanV2 } from './baidu-qianfan-v2';
@@ -26,7 +26,7 @@ export function convertToBaiduEmbeddingRequest(
   return { input: inputs, ...(request.user ? { user_id: request.user } : {}) };
 }
 
-function buildRequest(input: JsonRequestInput): UpstreamHttpRequest {
+function buildRequest(input: JsonRequestInput): MaybeAsync<UpstreamHttpRequest> {
   if (parseBaiduKey(input.channel.key).version === 'v2') return qianfanV2.embeddings!.buildRequest(input);
   return {
     url: buildBaiduV1Url(input.channel, 'embeddings', findBaiduEmbeddingEndpoint(input.upstreamModel)),
@@ -78,4 +78,7 @@ function readResponse(body: Buffer, input?: JsonRequestInput): ReadResponse {
  * OpenAI's /v1/embeddings on ERNIE's embedding models (Embedding-V1, bge-large-zh, bge-large-en, tao-8k) with
  * `APIKey|SecretKey`, or on Qianfan v2's /v2/embeddings with one API key.
  */
-export const baiduEmbeddings: JsonCapability = { buildRequest, readResponse };
+export const baiduEmbeddings: JsonCapability<JsonRequestInput, MaybeAsync<UpstreamHttpRequest>> = {
+  buildRequest,
+  readResponse,
+};

@@ -1,18 +1,14 @@
-import type { ChatChunk, ChatDelta } from '../../canonical/chat';
-import { completionToChunks } from '../../canonical/completion-text';
-import { convertToChatUsage } from '../../canonical/convert-token-usage';
-import type { ChatStreamDecoder, TokenUsage } from '../../canonical/translation';
+import type { ChatChunk } from '../../canonical/chat';
+import type { ChatStreamDecoder } from '../../canonical/translation';
 import { SseEventSplitter } from '../../relay/sse-event-splitter';
-import { ChunksBeforeFailure } from '../shared/chunks-before-failure';
-import { JsonOrEventBody } from '../shared/json-or-event-body';
-import { deltaChunk, finishChunks, type ChunkHead } from '../shared/stream-chunks';
+import type { ChunkHead } from '../shared/stream-chunks';
+import { createVendorChatStreamDecoder, type VendorChatTurn } from '../shared/vendor-chat-stream';
 import { readOpenAIChatChunk } from '../openai-compatible/convert-openai-response';
 import { convertOpenAIUsage } from '../openai-compatible/convert-openai-usage';
 import { BAIDU, type BaiduChatResponse } from './baidu-wire-types';
 import { convertBaiduUsage } from './convert-baidu-usage';
 import { parseBaiduObject, readBaiduResponse, toBaiduToolCall } from './convert-baidu-response';
 import { mapBaiduFinishReason } from './map-baidu-finish-reason';
-import { incompleteStreamError } from '../shared/incomplete-stream-error';
 
 /**
  * Decodes ERNIE's stream (`data: {…, "result": "<new text>", "is_end": false, "usage": {…}}` events,
@@ -25,12 +21,7 @@ import { incompleteStreamError } from '../shared/incomplete-stream-error';
  */
 export function createBaiduStreamDecoder(): ChatStreamDecoder {
   const splitter = new SseEventSplitter();
-  const body = new JsonOrEventBody();
-  let usage: TokenUsage | null = null;
-  let isStarted = false;
-  let isEnded = false;
   let isOpenAI = false;
-  const failures = new ChunksBeforeFailure();
 
   const headOf = (event: BaiduChatResponse): ChunkHead => ({
     id: event.id ?? '',
@@ -38,49 +29,32 @@ export function createBaiduStreamDecoder(): ChatStreamDecoder {
     model: '',
   });
 
-  function readEvent(data: string): ChatChunk[] {
+  function readEvent(data: string, turn: VendorChatTurn): ChatChunk[] {
     if (data.trim() === '[DONE]') return [];
     const parsed = parseBaiduObject(data, 'a stream event');
     if (Array.isArray(parsed.choices)) {
       isOpenAI = true;
       const chunk = readOpenAIChatChunk(data);
-      usage = convertOpenAIUsage(chunk.usage) ?? usage;
+      turn.noteUsage(convertOpenAIUsage(chunk.usage));
       return [chunk];
     }
     const event = parsed as BaiduChatResponse;
-    usage = convertBaiduUsage(event.usage) ?? usage;
-    const delta: ChatDelta = isStarted ? {} : { role: 'assistant' };
-    isStarted = true;
-    if (event.result) delta.content = event.result;
-    if (event.function_call)
-      delta.tool_calls = [{ index: 0, ...toBaiduToolCall(event.function_call, event.id ?? '') }];
-    const chunks = Object.keys(delta).length > 0 ? [deltaChunk(headOf(event), delta)] : [];
-    if (event.is_end) {
-      isEnded = true;
-      const finish = mapBaiduFinishReason(event.finish_reason, event.function_call !== undefined);
-      chunks.push(...finishChunks(headOf(event), finish, usage ? convertToChatUsage(usage) : null));
-    }
-    return chunks;
+    turn.noteUsage(convertBaiduUsage(event.usage));
+    const toolCalls = event.function_call
+      ? [{ index: 0, ...toBaiduToolCall(event.function_call, event.id ?? '') }]
+      : undefined;
+    const finish = event.is_end
+      ? mapBaiduFinishReason(event.finish_reason, event.function_call !== undefined)
+      : null;
+    return turn.chunks(headOf(event), { content: event.result, tool_calls: toolCalls }, finish);
   }
 
-  const readAll = (payloads: string[]) => failures.read(payloads, readEvent);
-
-  return {
-    push: (bytes) => (body.holdJson(bytes) ? [] : readAll(splitter.push(bytes))),
-    end() {
-      const json = body.json();
-      if (json) {
-        const answer = readBaiduResponse(json);
-        usage = answer.usage;
-        return completionToChunks(answer.completion);
-      }
-      const chunks = readAll(splitter.end());
-      failures.throwPending();
-      if (!isEnded && !isOpenAI) {
-        throw incompleteStreamError(BAIDU, isStarted, 'is_end');
-      }
-      return chunks;
-    },
-    usage: () => usage,
-  };
+  return createVendorChatStreamDecoder({
+    vendor: BAIDU,
+    finalEvent: 'is_end',
+    split: { push: (bytes) => splitter.push(bytes), end: () => splitter.end() },
+    readEvent,
+    readAnswer: readBaiduResponse,
+    isWholeWithoutFinish: () => isOpenAI,
+  });
 }

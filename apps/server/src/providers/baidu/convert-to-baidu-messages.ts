@@ -1,5 +1,6 @@
 import type { AssistantMessage, ChatMessage, ToolMessage, UserMessage } from '../../canonical/chat';
 import { UnsupportedOptionError } from '../../canonical/translation';
+import { convertAlternatingTurns } from '../shared/convert-alternating-turns';
 import { BAIDU, type BaiduMessage } from './baidu-wire-types';
 
 const partNames: Record<string, string> = {
@@ -87,31 +88,21 @@ export function convertToBaiduMessages(input: readonly ChatMessage[]): {
   system: string;
   messages: BaiduMessage[];
 } {
-  const system: string[] = [];
-  const messages: BaiduMessage[] = [];
   const callNames = new Map<string, string>();
-  for (const message of input) {
-    switch (message.role) {
-      case 'system':
-      case 'developer':
-        system.push(textOf(message.content));
-        break;
-      case 'user':
-        appendMerged(messages, { role: 'user', content: textOf(message.content) });
-        break;
-      case 'assistant':
-        for (const call of message.tool_calls ?? []) callNames.set(call.id, call.function.name);
-        appendMerged(messages, convertAssistant(message));
-        break;
-      case 'tool':
-        messages.push({
-          role: 'function',
-          name: callNames.get(message.tool_call_id) ?? message.tool_call_id,
-          content: textOf(message.content),
-        });
-        break;
-    }
-  }
-  checkAlternation(messages);
-  return { system: system.filter((text) => text !== '').join('\n\n'), messages };
+  const converted = convertAlternatingTurns<BaiduMessage>(input, {
+    systemText: (message) => textOf(message.content),
+    user: (message) => ({ role: 'user', content: textOf(message.content) }),
+    assistant(message) {
+      for (const call of message.tool_calls ?? []) callNames.set(call.id, call.function.name);
+      return convertAssistant(message);
+    },
+    tool: (message) => ({
+      role: 'function',
+      name: callNames.get(message.tool_call_id) ?? message.tool_call_id,
+      content: textOf(message.content),
+    }),
+    appendMerged,
+  });
+  checkAlternation(converted.messages);
+  return converted;
 }

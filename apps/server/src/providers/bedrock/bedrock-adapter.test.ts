@@ -10,11 +10,12 @@ const errorBody = (name: string) => {
 };
 
 describe('the Bedrock adapter', () => {
-  it('translates every client (no client speaks Converse) and serves chat only', () => {
+  it('translates every client (no client speaks Converse) and serves chat and embeddings', () => {
     expect(bedrockAdapter).toMatchObject({ protocol: 'bedrock-converse', wireFormat: 'bedrock-converse' });
     expect(bedrockAdapter.translator).toBe(bedrockTranslator);
     expect(bedrockAdapter.passThrough).toBeUndefined();
-    expect(bedrockAdapter.embeddings).toBeUndefined();
+    expect(bedrockAdapter.embeddings).toBeDefined();
+    expect(bedrockAdapter.images).toBeUndefined();
   });
 
   it('reads errors by status and message when the relay passes no headers', () => {

@@ -1,5 +1,6 @@
 import type { ChatTranslator } from '../../canonical/translation';
 import type { ProviderAdapter } from '../provider-types';
+import { bedrockEmbeddings } from './bedrock-embeddings';
 import { buildBedrockRequest } from './bedrock-request';
 import { createBedrockStreamDecoder } from './bedrock-stream-decoder';
 import { readBedrockResponse } from './convert-from-bedrock-response';
@@ -19,14 +20,16 @@ export const bedrockTranslator: ChatTranslator = {
 };
 
 /**
- * No client speaks Converse, so there is no pass-through lane: every client is translated. Chat only (Bedrock's
- * embeddings and image models have their own InvokeModel bodies per model). Bedrock names its exception in the
+ * No client speaks Converse, so there is no pass-through lane: every client is translated. Chat, and
+ * embeddings through InvokeModel with the body of the model's family (Titan Text Embeddings, Cohere Embed);
+ * Bedrock's image models have their own bodies and are not served. Bedrock names its exception in the
  * x-amzn-errortype header, which readError reads with the body.
  */
 export const bedrockAdapter: ProviderAdapter = {
   wireFormat: 'bedrock-converse',
   protocol: 'bedrock-converse',
   translator: bedrockTranslator,
+  embeddings: bedrockEmbeddings,
   readError: (body, status, headers) => {
     const errorType = headers?.['x-amzn-errortype'];
     return readBedrockError(body, status, Array.isArray(errorType) ? errorType[0] : errorType);

@@ -1,9 +1,15 @@
-import { EventStreamCodec } from '@smithy/core/event-streams';
-import { fromUtf8, toUtf8 } from '@smithy/core/serde';
+import type { EventStreamCodec } from '@smithy/core/event-streams';
 import { UpstreamFormatError } from '../../canonical/translation';
 import { BEDROCK } from './bedrock-converse-types';
+import { smithyEventStreams, smithySerde } from './smithy-packages';
 
-export const eventStreamCodec = new EventStreamCodec(toUtf8, fromUtf8);
+let codec: EventStreamCodec | undefined;
+
+/** The AWS SDK's event stream codec, made on a Bedrock channel's first stream. */
+function eventStreamCodec(): EventStreamCodec {
+  const { fromUtf8, toUtf8 } = smithySerde();
+  return (codec ??= new (smithyEventStreams().EventStreamCodec)(toUtf8, fromUtf8));
+}
 
 export type EventStreamMessage = ReturnType<EventStreamCodec['decode']>;
 
@@ -45,7 +51,7 @@ export class EventStreamFrameSplitter {
 
   private decode(frame: Buffer): EventStreamMessage {
     try {
-      return eventStreamCodec.decode(frame);
+      return eventStreamCodec().decode(frame);
     } catch (error) {
       throw new UpstreamFormatError(`${BEDROCK} streamed a damaged event: ${(error as Error).message}`);
     }

@@ -1,9 +1,6 @@
-import { Hash } from '@smithy/core/serde';
-import { SignatureV4 } from '@smithy/signature-v4';
+import type { SignatureV4 } from '@smithy/signature-v4';
 import type { BedrockCredentials } from './bedrock-key';
-
-/** Node's SHA-256 as the AWS SDK itself uses it on Node (@smithy/hash-node, now part of @smithy/core). */
-const Sha256 = Hash.bind(null, 'sha256');
+import { smithySerde, smithySignature } from './smithy-packages';
 
 const signers = new Map<string, SignatureV4>();
 const MAX_SIGNERS = 256;
@@ -13,11 +10,12 @@ function findSigner(credentials: BedrockCredentials): SignatureV4 {
   const id = `${credentials.accessKeyId}|${credentials.secretAccessKey}|${credentials.region}`;
   let signer = signers.get(id);
   if (!signer) {
-    signer = new SignatureV4({
+    signer = new (smithySignature().SignatureV4)({
       service: 'bedrock',
       region: credentials.region,
       credentials: { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey },
-      sha256: Sha256,
+      // Node's SHA-256 as the AWS SDK itself uses it on Node (@smithy/hash-node, now part of @smithy/core).
+      sha256: smithySerde().Hash.bind(null, 'sha256'),
       // AWS signs the path of every service but S3 URI-encoded once more: a model id sent as `…v2%3A0` is signed
       // as `…v2%253A0` (https://docs.aws.amazon.com/IAM/latest/UserGuide/create-signed-request.html).
       uriEscapePath: true,

@@ -75,6 +75,8 @@ export type CohereFinishReason =
 export interface CohereUsage {
   billed_units?: { input_tokens?: number; output_tokens?: number };
   tokens?: { input_tokens?: number; output_tokens?: number };
+  /** prompt tokens that hit Cohere's inference cache (https://docs.cohere.com/reference/chat, usage) */
+  cached_tokens?: number;
 }
 
 export interface CohereChatResponse {

@@ -32,6 +32,20 @@ describe("Cohere's usage → billed tokens", () => {
       { billed_units: { input_tokens: -1, output_tokens: 'x' } },
       null,
     ],
+    [
+      'cached tokens as cache reads, at most the billed prompt',
+      {
+        billed_units: { input_tokens: 900, output_tokens: 10 },
+        tokens: { input_tokens: 960 },
+        cached_tokens: 512,
+      },
+      { promptTokens: 900, completionTokens: 10, cacheReadTokens: 512 },
+    ],
+    [
+      'cached tokens beyond the billed prompt capped to it',
+      { billed_units: { input_tokens: 5, output_tokens: 1 }, cached_tokens: 64 },
+      { promptTokens: 5, completionTokens: 1, cacheReadTokens: 5 },
+    ],
     ['no usage', undefined, null],
   ])('reads %s', (_, usage, expected) => {
     expect(convertCohereUsage(usage as never)).toEqual(expected);

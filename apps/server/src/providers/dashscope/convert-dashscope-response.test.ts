@@ -60,7 +60,8 @@ describe('a DashScope generation answer as the canonical completion', () => {
   it('reads the multimodal endpoint’s content parts as text', () => {
     const { completion, usage } = readDashScopeResponse(fixture('multimodal-generation-vl.json'));
     expect(completion.choices[0]!.message.content).toBe('这是一张在海滩上的女孩和狗的照片。');
-    expect(usage).toEqual({ promptTokens: 1271, completionTokens: 16 });
+    // 1,247 of the 1,271 prompt tokens are the image's (usage.image_tokens).
+    expect(usage).toEqual({ promptTokens: 1271, completionTokens: 16, imageInputTokens: 1247 });
   });
 
   it('throws an error object in a 2xx body with its kind, and refuses a cut answer', () => {

@@ -17,6 +17,21 @@ describe('DashScope’s usage as billed tokens', () => {
     ).toEqual({ promptTokens: 2100, completionTokens: 70, cacheReadTokens: 2048, reasoningTokens: 64 });
   });
 
+  it('takes the multimodal endpoint’s image tokens as image input, flat or in input_tokens_details', () => {
+    expect(convertDashScopeUsage({ input_tokens: 1277, output_tokens: 81, image_tokens: 1247 })).toEqual({
+      promptTokens: 1277,
+      completionTokens: 81,
+      imageInputTokens: 1247,
+    });
+    expect(
+      convertDashScopeUsage({
+        input_tokens: 40,
+        output_tokens: 5,
+        input_tokens_details: { text_tokens: 6, image_tokens: 34 },
+      })?.imageInputTokens,
+    ).toBe(34);
+  });
+
   it('leaves zero details out and is null without counts', () => {
     expect(
       convertDashScopeUsage({

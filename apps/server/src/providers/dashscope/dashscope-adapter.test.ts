@@ -187,7 +187,7 @@ describe('the DashScope translator against a stand-in speaking the native API', 
       upstreamModel: 'text-embedding-v3',
       isModelMapped: false,
     };
-    const upstream = dashScopeAdapter.embeddings!.buildRequest(input);
+    const upstream = await dashScopeAdapter.embeddings!.buildRequest(input);
     const response = await fetch(upstream.url, {
       method: 'POST',
       headers: upstream.headers,

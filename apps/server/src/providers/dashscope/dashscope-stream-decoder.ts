@@ -1,19 +1,14 @@
-import type { ChatChunk, ChatDelta, ToolCallDelta } from '../../canonical/chat';
-import { completionToChunks } from '../../canonical/completion-text';
-import { convertToChatUsage } from '../../canonical/convert-token-usage';
-import { UpstreamReportedError, type ChatStreamDecoder, type TokenUsage } from '../../canonical/translation';
+import type { ChatChunk, ToolCallDelta } from '../../canonical/chat';
+import { UpstreamReportedError, type ChatStreamDecoder } from '../../canonical/translation';
 import { SseEventSplitter } from '../../relay/sse-event-splitter';
 import type { SseEvent } from '../provider-types';
-import { ChunksBeforeFailure } from '../shared/chunks-before-failure';
-import { JsonOrEventBody } from '../shared/json-or-event-body';
 import { ToolCallNumbering } from '../shared/tool-call-numbering';
-import { deltaChunk, finishChunks, type ChunkHead } from '../shared/stream-chunks';
+import { createVendorChatStreamDecoder, type VendorChatTurn } from '../shared/vendor-chat-stream';
 import { convertDashScopeUsage } from './convert-dashscope-usage';
 import { dashScopeText, parseDashScopeObject, readDashScopeResponse } from './convert-dashscope-response';
 import { DASHSCOPE, type DashScopeResponse, type DashScopeToolCall } from './dashscope-wire-types';
 import { mapDashScopeFinishReason } from './map-dashscope-finish-reason';
 import { readDashScopeErrorObject } from './read-dashscope-error';
-import { incompleteStreamError } from '../shared/incomplete-stream-error';
 
 /** DashScope puts the status of each event in a comment line, `:HTTP_STATUS/400`. */
 function statusOf(event: SseEvent): number {
@@ -51,15 +46,8 @@ function readErrorEvent(event: SseEvent): UpstreamReportedError {
 export function createDashScopeStreamDecoder(): ChatStreamDecoder {
   const splitter = new SseEventSplitter();
   const toolCalls = new ToolCallNumbering();
-  const body = new JsonOrEventBody();
-  let usage: TokenUsage | null = null;
   let id = '';
-  let isStarted = false;
-  let isFinished = false;
-  const failures = new ChunksBeforeFailure();
   const created = Math.floor(Date.now() / 1000);
-
-  const head = (): ChunkHead => ({ id, created, model: '' });
 
   function toolDeltas(calls: DashScopeToolCall[]): ToolCallDelta[] {
     return calls.map((call, position) =>
@@ -71,46 +59,26 @@ export function createDashScopeStreamDecoder(): ChatStreamDecoder {
     );
   }
 
-  function readEvent(event: SseEvent): ChatChunk[] {
+  function readEvent(event: SseEvent, turn: VendorChatTurn): ChatChunk[] {
     if (event.event === 'error') throw readErrorEvent(event);
     const data: DashScopeResponse = parseDashScopeObject(event.data, 'a stream event');
     id = data.request_id ?? id;
-    usage = convertDashScopeUsage(data.usage) ?? usage;
+    turn.noteUsage(convertDashScopeUsage(data.usage));
     const choice = data.output?.choices?.[0];
     const message = choice?.message ?? {};
-    const delta: ChatDelta = isStarted ? {} : { role: 'assistant' };
-    isStarted = true;
-    const text = dashScopeText(message.content);
-    if (message.reasoning_content) delta.reasoning_content = message.reasoning_content;
-    if (text) delta.content = text;
-    if (message.tool_calls?.length) delta.tool_calls = toolDeltas(message.tool_calls);
-    const chunks = Object.keys(delta).length > 0 ? [deltaChunk(head(), delta)] : [];
-    const finish = mapDashScopeFinishReason(choice?.finish_reason);
-    if (finish && !isFinished) {
-      isFinished = true;
-      chunks.push(...finishChunks(head(), finish, usage ? convertToChatUsage(usage) : null));
-    }
-    return chunks;
+    const fields = {
+      reasoning_content: message.reasoning_content,
+      content: dashScopeText(message.content),
+      tool_calls: message.tool_calls?.length ? toolDeltas(message.tool_calls) : undefined,
+    };
+    return turn.chunks({ id, created, model: '' }, fields, mapDashScopeFinishReason(choice?.finish_reason));
   }
 
-  const readAll = (events: SseEvent[]) => failures.read(events, readEvent);
-
-  return {
-    push: (bytes) => (body.holdJson(bytes) ? [] : readAll(splitter.pushEvents(bytes))),
-    end() {
-      const json = body.json();
-      if (json) {
-        const answer = readDashScopeResponse(json);
-        usage = answer.usage;
-        return completionToChunks(answer.completion);
-      }
-      const chunks = readAll(splitter.endEvents());
-      failures.throwPending();
-      if (!isFinished) {
-        throw incompleteStreamError(DASHSCOPE, isStarted, 'its finish reason');
-      }
-      return chunks;
-    },
-    usage: () => usage,
-  };
+  return createVendorChatStreamDecoder({
+    vendor: DASHSCOPE,
+    finalEvent: 'its finish reason',
+    split: { push: (bytes) => splitter.pushEvents(bytes), end: () => splitter.endEvents() },
+    readEvent,
+    readAnswer: readDashScopeResponse,
+  });
 }

@@ -68,7 +68,9 @@ export interface DashScopeUsage {
   prompt_tokens_details?: { cached_tokens?: number };
   /** thinking tokens (part of output_tokens) */
   output_tokens_details?: { reasoning_tokens?: number };
+  /** the multimodal endpoint's image tokens (part of input_tokens), flat or in input_tokens_details */
   image_tokens?: number;
+  input_tokens_details?: { text_tokens?: number; image_tokens?: number };
 }
 
 export interface DashScopeChoice {

@@ -77,7 +77,7 @@ describe('the Gemini provider adapter', () => {
     expect(geminiAdapter.readError(readGeminiFixture('error-unavailable.json'), 503).kind).toBe('overloaded');
   });
 
-  it('embeds over batchEmbedContents, answering in the encoding the OpenAI client asked for', () => {
+  it('embeds over batchEmbedContents, answering in the encoding the OpenAI client asked for', async () => {
     const body = { model: 'gemini-embedding-001', input: ['a', 'b'], encoding_format: 'base64' };
     const input = {
       channel: channelAt('https://generativelanguage.googleapis.com'),
@@ -86,7 +86,7 @@ describe('the Gemini provider adapter', () => {
       upstreamModel: 'gemini-embedding-001',
       isModelMapped: false,
     };
-    const request = geminiAdapter.embeddings!.buildRequest(input);
+    const request = await geminiAdapter.embeddings!.buildRequest(input);
     expect(request.url).toBe(
       'https://generativelanguage.googleapis.com/v1beta/models/gemini-embedding-001:batchEmbedContents',
     );

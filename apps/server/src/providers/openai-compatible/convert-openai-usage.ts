@@ -18,8 +18,10 @@ function detail(details: unknown, name: string): number | null {
  * tokens and answers null, so the transcript is counted instead. Cached input and reasoning tokens come from
  * the details objects (https://platform.openai.com/docs/api-reference/chat/object#chat/object-usage); a zero
  * count is left out. Audio and image tokens come from the same objects: chat's prompt_tokens_details and
- * completion_tokens_details carry audio_tokens (and image_tokens where reported), gpt-image-1 and the
- * transcription models say input_tokens_details / output_tokens_details.
+ * completion_tokens_details carry audio_tokens (and image_tokens where reported), gpt-image-1 says
+ * input_tokens_details / output_tokens_details, and the transcription models (gpt-4o-transcribe,
+ * gpt-4o-mini-transcribe) spell it input_token_details, singular
+ * (https://platform.openai.com/docs/api-reference/audio/json-object).
  */
 export function convertOpenAIUsage(usage: unknown): TokenUsage | null {
   if (typeof usage !== 'object' || usage === null) return null;
@@ -39,7 +41,8 @@ export function convertOpenAIUsage(usage: unknown): TokenUsage | null {
   if (cacheRead !== null) converted.cacheReadTokens = cacheRead;
   if (cacheWrite !== null) converted.cacheWriteTokens = cacheWrite;
   if (reasoning !== null) converted.reasoningTokens = reasoning;
-  const input = fields.prompt_tokens_details ?? fields.input_tokens_details;
+  const input =
+    fields.prompt_tokens_details ?? fields.input_tokens_details ?? fields.input_token_details;
   const output = fields.completion_tokens_details ?? fields.output_tokens_details;
   const media: [keyof TokenUsage, unknown, string][] = [
     ['audioInputTokens', input, 'audio_tokens'],

@@ -74,7 +74,9 @@ describe('OpenAI-format answers', () => {
       fixture('transcription-gpt-4o-usage.json'),
       'application/json',
     );
-    expect(transcript?.usage).toEqual({ promptTokens: 14, completionTokens: 45 });
+    // The transcription models spell the detail input_token_details (singular): its 14 audio tokens are
+    // priced by AudioInputRatio, not billed as text.
+    expect(transcript?.usage).toEqual({ promptTokens: 14, completionTokens: 45, audioInputTokens: 14 });
     const whisper = adapter.audioTranscriptions?.readResponse(
       fixture('transcription-whisper-duration.json'),
       'application/json',

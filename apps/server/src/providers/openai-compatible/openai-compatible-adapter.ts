@@ -34,6 +34,11 @@ export type OpenAIPath = (typeof openAIPaths)[keyof typeof openAIPaths];
 /** The endpoints beyond chat that a vendor's OpenAI-compatible API may offer. */
 export type OpenAIEndpoint = Exclude<keyof typeof openAIPaths, 'chat'>;
 
+/** Every endpoint beyond chat: what a vendor that offers chat alone leaves out. */
+export const openAIEndpointsBeyondChat = Object.keys(openAIPaths).filter(
+  (endpoint): endpoint is OpenAIEndpoint => endpoint !== 'chat',
+);
+
 /** Where a vendor's OpenAI-compatible API lives and how it takes the key: the only things vendors vary. */
 export interface OpenAICompatibleLayout {
   wireFormat: string;
@@ -62,7 +67,8 @@ function wantsUsage(body: Record<string, unknown>): boolean {
     : false;
 }
 
-const isJsonSpace = (byte: number | undefined) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+const isJsonSpace = (byte: number | undefined) =>
+  byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 
 /**
  * The client's bytes with `fields` (none of which its object has) written at the front of the object, or

@@ -1,19 +1,10 @@
 import type { VendorDescriptor } from '../vendor-descriptor';
 import {
   createOpenAICompatibleAdapter,
+  openAIEndpointsBeyondChat,
   prefixedLayout,
   type OpenAIEndpoint,
 } from './openai-compatible-adapter';
-
-const allEndpoints: OpenAIEndpoint[] = [
-  'completions',
-  'embeddings',
-  'moderations',
-  'images',
-  'audioSpeech',
-  'audioTranscriptions',
-  'audioTranslations',
-];
 
 export interface OpenAICompatibleVendorOptions {
   /** the wire format's name, for messages and docs */
@@ -34,7 +25,8 @@ export interface OpenAICompatibleVendorOptions {
  */
 export function openAICompatibleVendor(options: OpenAICompatibleVendorOptions): VendorDescriptor {
   const { offers } = options;
-  const omit = offers === 'all' ? [] : allEndpoints.filter((endpoint) => !offers.includes(endpoint));
+  const omit =
+    offers === 'all' ? [] : openAIEndpointsBeyondChat.filter((endpoint) => !offers.includes(endpoint));
   return {
     isSupported: true,
     adapter: createOpenAICompatibleAdapter({ ...prefixedLayout(options.wireFormat, options.prefix), omit }),

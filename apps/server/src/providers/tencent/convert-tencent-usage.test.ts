@@ -9,6 +9,22 @@ describe('Hunyuan’s usage as billed tokens', () => {
     });
   });
 
+  it('reads the cached prompt tokens, sent as text or as a number', () => {
+    const usage = { PromptTokens: 3000, CompletionTokens: 20, TotalTokens: 3020 };
+    expect(convertTencentUsage({ ...usage, PromptTokensDetails: { CachedTokens: '2048' } })).toEqual({
+      promptTokens: 3000,
+      completionTokens: 20,
+      cacheReadTokens: 2048,
+    });
+    expect(
+      convertTencentUsage({ ...usage, PromptTokensDetails: { CachedTokens: 2048 } })?.cacheReadTokens,
+    ).toBe(2048);
+    expect(convertTencentUsage({ ...usage, PromptTokensDetails: { CachedTokens: '0' } })).toEqual({
+      promptTokens: 3000,
+      completionTokens: 20,
+    });
+  });
+
   it('counts embeddings’ tokens as prompt tokens', () => {
     expect(convertTencentUsage({ PromptTokens: 8, TotalTokens: 8 })).toEqual({
       promptTokens: 8,

@@ -1,5 +1,6 @@
 import type { AssistantMessage, ChatMessage, ToolMessage, UserMessage } from '../../canonical/chat';
 import { UnsupportedOptionError } from '../../canonical/translation';
+import { convertAlternatingTurns } from '../shared/convert-alternating-turns';
 import { TENCENT, type HunyuanContent, type HunyuanMessage } from './tencent-wire-types';
 
 /** Only Hunyuan's vision models (hunyuan-vision, hunyuan-turbos-vision …) read images. */
@@ -73,25 +74,12 @@ function appendMerged(messages: HunyuanMessage[], next: HunyuanMessage): void {
  * ToolCalls and tool messages (https://cloud.tencent.com/document/api/1729/105701, Messages).
  */
 export function convertToTencentMessages(input: readonly ChatMessage[], model: string): HunyuanMessage[] {
-  const system: string[] = [];
-  const messages: HunyuanMessage[] = [];
-  for (const message of input) {
-    switch (message.role) {
-      case 'system':
-      case 'developer':
-        system.push(textOf(message.content));
-        break;
-      case 'user':
-        appendMerged(messages, convertUser(message, model));
-        break;
-      case 'assistant':
-        appendMerged(messages, convertAssistant(message));
-        break;
-      case 'tool':
-        messages.push(convertTool(message));
-        break;
-    }
-  }
-  const systemText = system.filter(Boolean).join('\n\n');
-  return systemText ? [{ Role: 'system', Content: systemText }, ...messages] : messages;
+  const { system, messages } = convertAlternatingTurns<HunyuanMessage>(input, {
+    systemText: (message) => textOf(message.content),
+    user: (message) => convertUser(message, model),
+    assistant: convertAssistant,
+    tool: convertTool,
+    appendMerged,
+  });
+  return system ? [{ Role: 'system', Content: system }, ...messages] : messages;
 }

@@ -170,7 +170,7 @@ describe('the Tencent translator against a stand-in that checks TC3 signatures',
       upstreamModel: 'hunyuan-embedding',
       isModelMapped: false,
     };
-    const upstream = tencentAdapter.embeddings!.buildRequest(input);
+    const upstream = await tencentAdapter.embeddings!.buildRequest(input);
     const response = await fetch(upstream.url, {
       method: 'POST',
       headers: upstream.headers,

@@ -1,23 +1,18 @@
-import type { ChatChunk, ChatDelta, ToolCallDelta } from '../../canonical/chat';
-import { completionToChunks } from '../../canonical/completion-text';
-import { convertToChatUsage } from '../../canonical/convert-token-usage';
+import type { ChatChunk, ToolCallDelta } from '../../canonical/chat';
 import {
   UpstreamFormatError,
   UpstreamReportedError,
   type ChatStreamDecoder,
-  type TokenUsage,
 } from '../../canonical/translation';
 import { SseEventSplitter } from '../../relay/sse-event-splitter';
-import { ChunksBeforeFailure } from '../shared/chunks-before-failure';
-import { JsonOrEventBody } from '../shared/json-or-event-body';
 import { ToolCallNumbering } from '../shared/tool-call-numbering';
-import { deltaChunk, finishChunks, type ChunkHead } from '../shared/stream-chunks';
+import type { ChunkHead } from '../shared/stream-chunks';
+import { createVendorChatStreamDecoder, type VendorChatTurn } from '../shared/vendor-chat-stream';
 import { readTencentResponse } from './convert-tencent-response';
 import { convertTencentUsage } from './convert-tencent-usage';
 import { mapTencentFinishReason } from './map-tencent-finish-reason';
 import { convertTencentError, findTencentError } from './read-tencent-error';
 import { TENCENT, type HunyuanChatResponse, type HunyuanToolCall } from './tencent-wire-types';
-import { incompleteStreamError } from '../shared/incomplete-stream-error';
 
 function parseEvent(data: string): HunyuanChatResponse {
   let parsed: unknown;
@@ -52,11 +47,6 @@ function parseEvent(data: string): HunyuanChatResponse {
 export function createTencentStreamDecoder(): ChatStreamDecoder {
   const splitter = new SseEventSplitter();
   const toolCalls = new ToolCallNumbering();
-  const body = new JsonOrEventBody();
-  let usage: TokenUsage | null = null;
-  let isStarted = false;
-  let isFinished = false;
-  const failures = new ChunksBeforeFailure();
 
   const headOf = (event: HunyuanChatResponse): ChunkHead => ({
     id: event.Id ?? '',
@@ -75,44 +65,24 @@ export function createTencentStreamDecoder(): ChatStreamDecoder {
     );
   }
 
-  function readEvent(data: string): ChatChunk[] {
+  function readEvent(data: string, turn: VendorChatTurn): ChatChunk[] {
     const event = parseEvent(data);
-    usage = convertTencentUsage(event.Usage) ?? usage;
+    turn.noteUsage(convertTencentUsage(event.Usage));
     const choice = event.Choices?.[0];
-    const chunks: ChatChunk[] = [];
-    const delta: ChatDelta = isStarted ? {} : { role: 'assistant' };
-    isStarted = true;
     const source = choice?.Delta ?? {};
-    if (source.ReasoningContent) delta.reasoning_content = source.ReasoningContent;
-    if (source.Content) delta.content = source.Content;
-    if (source.ToolCalls?.length) delta.tool_calls = toolDeltas(source.ToolCalls);
-    if (Object.keys(delta).length > 0) chunks.push(deltaChunk(headOf(event), delta));
-    const finish = mapTencentFinishReason(choice?.FinishReason);
-    if (finish && !isFinished) {
-      isFinished = true;
-      chunks.push(...finishChunks(headOf(event), finish, usage ? convertToChatUsage(usage) : null));
-    }
-    return chunks;
+    const fields = {
+      reasoning_content: source.ReasoningContent,
+      content: source.Content,
+      tool_calls: source.ToolCalls?.length ? toolDeltas(source.ToolCalls) : undefined,
+    };
+    return turn.chunks(headOf(event), fields, mapTencentFinishReason(choice?.FinishReason));
   }
 
-  const readAll = (payloads: string[]) => failures.read(payloads, readEvent);
-
-  return {
-    push: (bytes) => (body.holdJson(bytes) ? [] : readAll(splitter.push(bytes))),
-    end() {
-      const json = body.json();
-      if (json) {
-        const answer = readTencentResponse(json);
-        usage = answer.usage;
-        return completionToChunks(answer.completion);
-      }
-      const chunks = readAll(splitter.end());
-      failures.throwPending();
-      if (!isFinished) {
-        throw incompleteStreamError(TENCENT, isStarted, 'its finish reason');
-      }
-      return chunks;
-    },
-    usage: () => usage,
-  };
+  return createVendorChatStreamDecoder({
+    vendor: TENCENT,
+    finalEvent: 'its finish reason',
+    split: { push: (bytes) => splitter.push(bytes), end: () => splitter.end() },
+    readEvent,
+    readAnswer: readTencentResponse,
+  });
 }

@@ -53,6 +53,8 @@ export interface HunyuanUsage {
   PromptTokens?: number;
   CompletionTokens?: number;
   TotalTokens?: number;
+  /** CachedTokens: prompt tokens read from the cache (part of PromptTokens); a string in the API reference */
+  PromptTokensDetails?: { CachedTokens?: string | number };
 }
 
 export interface HunyuanError {

@@ -1,4 +1,3 @@
-import { SignJWT } from 'jose';
 import {
   CredentialRefusedError,
   type CredentialFetch,
@@ -27,6 +26,8 @@ export async function buildVertexTokenRequest(
   now: number,
 ): Promise<UpstreamHttpRequest> {
   const issuedAt = Math.floor(now / 1000);
+  // jose is ESM only, and loaded with the first Vertex AI credential.
+  const { SignJWT } = await import('jose');
   const assertion = await new SignJWT({ scope: VERTEX_SCOPE })
     .setProtectedHeader({
       alg: 'RS256',

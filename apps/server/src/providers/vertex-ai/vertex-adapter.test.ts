@@ -218,7 +218,7 @@ describe('embeddings on Vertex AI', () => {
       upstreamModel: 'text-embedding-005',
       isModelMapped: false,
     };
-    const built = vertexAdapter.embeddings!.buildRequest(input);
+    const built = await vertexAdapter.embeddings!.buildRequest(input);
     const response = await fetch(built.url, { method: 'POST', headers: built.headers, body: built.body });
     expect(response.status).toBe(200);
     const read = vertexAdapter.embeddings!.readResponse(Buffer.from(await response.arrayBuffer()));

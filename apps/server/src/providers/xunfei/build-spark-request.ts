@@ -1,6 +1,7 @@
 import type { CanonicalChatInput, UpstreamHttpRequest } from '../../canonical/translation';
 import {
   createOpenAICompatibleAdapter,
+  openAIEndpointsBeyondChat,
   prefixedLayout,
 } from '../openai-compatible/openai-compatible-adapter';
 import { convertToSparkFrame } from './convert-to-spark-frame';
@@ -21,15 +22,7 @@ export const SPARK_HTTP_BASE_URL = 'https://spark-api-open.xf-yun.com';
 const sparkHttpApi = createOpenAICompatibleAdapter({
   ...prefixedLayout('iflytek-spark-http', '/v1'),
   supportsStreamUsage: () => false,
-  omit: [
-    'completions',
-    'embeddings',
-    'moderations',
-    'images',
-    'audioSpeech',
-    'audioTranscriptions',
-    'audioTranslations',
-  ],
+  omit: openAIEndpointsBeyondChat,
 });
 
 /** A channel's base URL as the WebSocket's origin: http(s) becomes ws(s), as the console only takes http(s). */

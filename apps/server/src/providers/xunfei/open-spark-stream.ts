@@ -1,9 +1,14 @@
 import type { EventEmitter } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
-import WebSocket, { type RawData } from 'ws';
+import type WebSocketClass from 'ws';
+import type { RawData } from 'ws';
 import type { UpstreamAnswer } from '../provider-types';
 import { statusOfSparkErrorCode } from './map-spark-error-code';
 import { SPARK_FRAME_SEPARATOR } from './spark-frame-decoder';
+import { lazyPackage } from '../../lazy-package';
+
+/** Loaded with the first Spark request (the only WebSocket upstream). */
+const ws = lazyPackage<typeof WebSocketClass>('ws');
 
 export interface SparkStreamOptions {
   /** how long to wait for the handshake, in milliseconds; 0 or absent waits as long as the OS does */
@@ -57,6 +62,7 @@ export function openSparkStream(
   options: SparkStreamOptions = {},
 ): Promise<UpstreamAnswer> {
   return new Promise<UpstreamAnswer>((resolve, reject) => {
+    const WebSocket = ws();
     const socket = new WebSocket(url, {
       perMessageDeflate: false,
       ...(options.handshakeTimeoutMs ? { handshakeTimeout: options.handshakeTimeoutMs } : {}),

@@ -1,4 +1,4 @@
-import { request as sendHttp } from 'undici';
+import { request as sendHttp } from '../../http/undici-client';
 import type { UpstreamTransport } from '../provider-types';
 import { openSparkStream } from './open-spark-stream';
 

@@ -7,6 +7,7 @@ import {
   IconKey,
   IconListDetails,
   IconMessageCircle,
+  IconMessages,
   IconSettings,
   IconShieldSearch,
   IconSitemap,
@@ -32,6 +33,7 @@ const chatItem: NavItem = { label: 'nav.chat', to: '/chat', icon: IconMessageCir
 const menuItems: NavItem[] = [
   { label: 'nav.channel', to: '/channel', icon: IconSitemap, adminOnly: true },
   { label: 'nav.token', to: '/token', icon: IconKey },
+  { label: 'nav.playground', to: '/playground', icon: IconMessages },
   { label: 'nav.redemption', to: '/redemption', icon: IconTicket, adminOnly: true },
   { label: 'nav.topup', to: '/topup', icon: IconCreditCard },
   { label: 'nav.pricing', to: '/pricing', icon: IconCoin },

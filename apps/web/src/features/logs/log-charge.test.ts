@@ -88,6 +88,24 @@ describe('formatChargeArithmetic', () => {
     expect(describeLogCharge(log({ inbound_protocol: 'openai-images' }))).toBeNull();
   });
 
+  it('itemises a token-priced image model (gpt-image-1) by its image tokens', () => {
+    const image = log({
+      inbound_protocol: 'openai-images',
+      model_name: 'gpt-image-1',
+      prompt_tokens: 50,
+      image_input_tokens: 40,
+      completion_tokens: 4160,
+      model_ratio: 2.5,
+      completion_ratio: 8,
+      image_input_ratio: 2,
+      group_ratio: 2,
+      quota: 166_850,
+    });
+    const charge = describeLogCharge(image);
+    expect(charge?.exact).toBe(166_850);
+    expect(formatChargeArithmetic(image, charge!)).toBe('(10 + 40 × 2 + 4,160 × 8) × 2.5 × 2 = 166,850');
+  });
+
   it('has no token arithmetic for entries priced per call: their price made the charge', () => {
     expect(describeLogCharge(log({ call_price: 0.04, prompt_tokens: 4000, quota: 30_000 }))).toBeNull();
   });

@@ -22,6 +22,14 @@ export interface LogCharge {
 }
 
 /**
+ * An image entry priced per picture (DALL·E): it records no tokens. Token-priced image models (gpt-image-1)
+ * record their usage and are itemised like chat.
+ */
+export function isPricedPerImage(log: Log): boolean {
+  return log.inbound_protocol === 'openai-images' && log.prompt_tokens === 0 && log.completion_tokens === 0;
+}
+
+/**
  * The arithmetic behind a consumption log entry, from its recorded counts and ratios: (fresh prompt + cache read
  * × cache read ratio + cache write × cache write ratio + completion × completion ratio) × model ratio × group
  * ratio, rounded up (at least 1 when anything was charged). Null for entries that did not record their ratios:
@@ -29,8 +37,7 @@ export interface LogCharge {
  * call (their call price, not their tokens, made the charge).
  */
 export function describeLogCharge(log: Log): LogCharge | null {
-  if (log.inbound_protocol === '' || log.inbound_protocol === 'openai-images' || log.call_price > 0)
-    return null;
+  if (log.inbound_protocol === '' || isPricedPerImage(log) || log.call_price > 0) return null;
   const freshPrompt = Math.max(
     0,
     log.prompt_tokens -

@@ -3,7 +3,12 @@ import { Code, Drawer, Stack, Table, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { formatLogQuota, formatTimestamp, LogType, type Log, type QuotaDisplay } from '@gatehouse/shared';
-import { describeLogCharge, formatChargeArithmetic, formatChargeNumber } from './log-charge';
+import {
+  describeLogCharge,
+  formatChargeArithmetic,
+  formatChargeNumber,
+  isPricedPerImage,
+} from './log-charge';
 
 interface LogDetailDrawerProps {
   log: Log | null;
@@ -100,9 +105,7 @@ function LogDetail({
                 [label('cacheWrite'), count(log.cache_write_tokens)],
                 [label('completion'), count(log.completion_tokens)],
                 [label('reasoning'), count(log.reasoning_tokens), true],
-                ...mediaRows(log).map(
-                  ([key, tokens]): Fact => [label(key), count(tokens), true],
-                ),
+                ...mediaRows(log).map(([key, tokens]): Fact => [label(key), count(tokens), true]),
               ]}
             />
           </Stack>
@@ -159,7 +162,7 @@ function LogDetail({
           </>
         ) : (
           <Text size="sm" c="dimmed">
-            {label(log.inbound_protocol === 'openai-images' ? 'perImage' : 'notItemised')}
+            {label(isPricedPerImage(log) ? 'perImage' : 'notItemised')}
           </Text>
         ))
       )}

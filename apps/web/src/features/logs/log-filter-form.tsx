@@ -1,10 +1,8 @@
-import { useState } from 'react';
-import { Button, Group, Select, SimpleGrid, TextInput } from '@mantine/core';
-import { DateTimePicker } from '@mantine/dates';
-import '@mantine/dates/styles.css';
-import { IconDownload, IconSearch } from '@tabler/icons-react';
+import { Button, Select, TextInput } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { LogType } from '@gatehouse/shared';
+import { FilterForm, TimeRangeFields, useFilterFields } from '../../components/filter-form';
 import { LOG_TIME_FORMAT, type LogFilters } from './log-filters';
 
 interface LogFilterFormProps {
@@ -12,7 +10,6 @@ interface LogFilterFormProps {
   isAdmin: boolean;
   onApply: (filters: LogFilters) => void;
   onExport: (filters: LogFilters) => void;
-  isExporting: boolean;
 }
 
 const typeLabels: Record<number, string> = {
@@ -25,89 +22,52 @@ const typeLabels: Record<number, string> = {
 };
 
 /** The log filter form: type, time range, key and model; admins also username and channel. */
-export function LogFilterForm({
-  initialFilters,
-  isAdmin,
-  onApply,
-  onExport,
-  isExporting,
-}: LogFilterFormProps) {
+export function LogFilterForm({ initialFilters, isAdmin, onApply, onExport }: LogFilterFormProps) {
   const { t } = useTranslation();
-  const [filters, setFilters] = useState(initialFilters);
-  const set = <Field extends keyof LogFilters>(field: Field, value: LogFilters[Field]) =>
-    setFilters((current) => ({ ...current, [field]: value }));
+  const { filters, set } = useFilterFields(initialFilters);
   const label = (key: string) => t(`logs.filter.${key}`);
+  const textField = (field: 'tokenName' | 'modelName' | 'username' | 'channel') => (
+    <TextInput
+      label={label(field)}
+      inputMode={field === 'channel' ? 'numeric' : undefined}
+      value={filters[field]}
+      onChange={(event) => set(field, event.currentTarget.value)}
+    />
+  );
 
   return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        onApply(filters);
-      }}
-    >
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm" mb="sm">
-        <Select
-          label={label('type')}
-          data={Object.entries(typeLabels).map(([value, key]) => ({ value, label: t(key) }))}
-          value={filters.type}
-          onChange={(value) => set('type', value ?? String(LogType.all))}
-          allowDeselect={false}
-        />
-        <DateTimePicker
-          label={label('start')}
-          value={filters.start}
-          onChange={(value) => set('start', value)}
-          withSeconds
-          clearable
-          valueFormat={LOG_TIME_FORMAT}
-        />
-        <DateTimePicker
-          label={label('end')}
-          value={filters.end}
-          onChange={(value) => set('end', value)}
-          withSeconds
-          clearable
-          valueFormat={LOG_TIME_FORMAT}
-        />
-        <TextInput
-          label={label('tokenName')}
-          value={filters.tokenName}
-          onChange={(event) => set('tokenName', event.currentTarget.value)}
-        />
-        <TextInput
-          label={label('modelName')}
-          value={filters.modelName}
-          onChange={(event) => set('modelName', event.currentTarget.value)}
-        />
-        {isAdmin && (
-          <>
-            <TextInput
-              label={label('username')}
-              value={filters.username}
-              onChange={(event) => set('username', event.currentTarget.value)}
-            />
-            <TextInput
-              label={label('channel')}
-              inputMode="numeric"
-              value={filters.channel}
-              onChange={(event) => set('channel', event.currentTarget.value)}
-            />
-          </>
-        )}
-      </SimpleGrid>
-      <Group gap="sm" mb="md">
-        <Button type="submit" leftSection={<IconSearch size={16} />}>
-          {label('query')}
-        </Button>
-        <Button
-          variant="light"
-          leftSection={<IconDownload size={16} />}
-          loading={isExporting}
-          onClick={() => onExport(filters)}
-        >
+    <FilterForm
+      columns={4}
+      queryLabel={label('query')}
+      onQuery={() => onApply(filters)}
+      actions={
+        <Button variant="light" leftSection={<IconDownload size={16} />} onClick={() => onExport(filters)}>
           {label('export')}
         </Button>
-      </Group>
-    </form>
+      }
+    >
+      <Select
+        label={label('type')}
+        data={Object.entries(typeLabels).map(([value, key]) => ({ value, label: t(key) }))}
+        value={filters.type}
+        onChange={(value) => set('type', value ?? String(LogType.all))}
+        allowDeselect={false}
+      />
+      <TimeRangeFields
+        labels={{ start: label('start'), end: label('end') }}
+        format={LOG_TIME_FORMAT}
+        start={filters.start}
+        end={filters.end}
+        onChange={set}
+      />
+      {textField('tokenName')}
+      {textField('modelName')}
+      {isAdmin && (
+        <>
+          {textField('username')}
+          {textField('channel')}
+        </>
+      )}
+    </FilterForm>
   );
 }

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LogType, type Log } from '@gatehouse/shared';
 import { StorageKey } from '../../api/storage';
 import { envelope, mockApi } from '../../test/mock-api';
@@ -74,15 +74,70 @@ const olderEntry: Log = {
   content: 'model ratio 1.25, completion ratio 4, group ratio 1',
 };
 
-function setUp() {
-  localStorage.setItem(StorageKey.user, JSON.stringify(testUser()));
-  mockApi({
+function setUp(role = 1) {
+  localStorage.setItem(StorageKey.user, JSON.stringify(testUser({ role })));
+  const fetchMock = mockApi({
     'GET /api/status': envelope(testStatus()),
     'GET /api/log/self/': envelope([cachedClaude, olderEntry]),
     'GET /api/log/self/stat': envelope({ quota: 7988 }),
+    'GET /api/log/': envelope([cachedClaude, olderEntry]),
+    'GET /api/log/stat': envelope({ quota: 7988 }),
   });
-  return renderApp('/log');
+  return { ...renderApp('/log'), fetchMock };
 }
+
+/** The links the page clicked to download (the browser saves them; jsdom only records the click). */
+function recordDownloads() {
+  const clicked: Array<{ href: string; download: string }> = [];
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    clicked.push({ href: this.href, download: this.download });
+  });
+  return clicked;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('CSV export', () => {
+  it("downloads the streamed export of the own rows with the form's filters, no rows read by the page", async () => {
+    const { user, fetchMock } = setUp();
+    const downloads = recordDownloads();
+    await screen.findAllByText('claude-sonnet-4-5', undefined, { timeout: 15_000 });
+    await user.type(screen.getByLabelText('Model name'), 'gpt-4o');
+    await user.type(screen.getByLabelText('Key name'), 'work');
+    const listReads = fetchMock.mock.calls.length;
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+
+    expect(downloads).toHaveLength(1);
+    const url = new URL(downloads[0]!.href);
+    expect(url.pathname).toBe('/api/log/self/export');
+    expect(url.searchParams.get('model_name')).toBe('gpt-4o');
+    expect(url.searchParams.get('token_name')).toBe('work');
+    expect(url.searchParams.get('type')).toBe('0');
+    expect(Number(url.searchParams.get('end_timestamp'))).toBeGreaterThan(Date.now() / 1000);
+    // No cap of the console's own: the page asks for no rows, the browser streams the whole answer to disk.
+    expect(url.searchParams.has('num')).toBe(false);
+    expect(fetchMock.mock.calls.length).toBe(listReads);
+    // A download link: the server's Content-Disposition names the file.
+    expect(downloads[0]!.download).toBe('');
+    expect(await screen.findByText(/Export started/)).toBeInTheDocument();
+  });
+
+  it("downloads everyone's rows for an admin, with the username and channel filters", async () => {
+    const { user } = setUp(10);
+    const downloads = recordDownloads();
+    await screen.findAllByText('claude-sonnet-4-5', undefined, { timeout: 15_000 });
+    await user.type(screen.getByLabelText('Username'), 'alice');
+    await user.type(screen.getByLabelText('Channel ID'), '3');
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+
+    const url = new URL(downloads[0]!.href);
+    expect(url.pathname).toBe('/api/log/export');
+    expect(url.searchParams.get('username')).toBe('alice');
+    expect(url.searchParams.get('channel')).toBe('3');
+  });
+});
 
 describe('log detail', () => {
   it('opens a drawer with the itemised usage, the ratios and the charge written out', async () => {

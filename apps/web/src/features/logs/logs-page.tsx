@@ -1,28 +1,19 @@
 import { useMemo, useRef, useState } from 'react';
 import { Badge, Group } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
-import dayjs from 'dayjs';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import {
-  badgeFor,
-  formatLogQuota,
-  formatTimestamp,
-  isAdminRole,
-  logTypeBadges,
-  type Log,
-} from '@gatehouse/shared';
+import { formatLogQuota, formatTimestamp, isAdminRole, type Log } from '@gatehouse/shared';
 import { useStoredUser } from '../../api/session';
 import { useStatus } from '../../api/status';
 import { showSuccess } from '../../api/toast';
 import { DataTable, useListUrlState, usePagedList, pagingProps } from '../../components/data-table';
 import { PageTitle } from '../../components/page-title';
-import { downloadTextFile } from '../redemptions/download-text-file';
+import { downloadFromUrl } from '../redemptions/download-text-file';
 import { useQuotaDisplay } from '../users/use-quota-display';
 import { LogDetailDrawer } from './log-detail-drawer';
 import { LogFilterForm } from './log-filter-form';
 import { defaultLogFilters, toLogQueryParams, type LogFilters } from './log-filters';
-import { buildLogsCsv, logCsvHeaders } from './logs-csv';
-import { listLogs, listLogsForExport, logKeys, logStatQueryOptions, type LogCursors } from './logs-queries';
+import { listLogs, logExportUrl, logKeys, logStatQueryOptions, type LogCursors } from './logs-queries';
 import { useLogColumns } from './logs-table';
 
 export default function LogsPage() {
@@ -46,20 +37,11 @@ export default function LogsPage() {
   const stat = useQuery(logStatQueryOptions(isAdmin, params, status?.display_token_stat ?? false));
   const columns = useLogColumns(isAdmin, quotaDisplay);
 
-  const exportCsv = useMutation({
-    mutationFn: async (exportFilters: LogFilters) => {
-      const logs = await listLogsForExport(isAdmin, toLogQueryParams(exportFilters, isAdmin));
-      const csv = buildLogsCsv(logs, {
-        headers: logCsvHeaders(isAdmin).map((header) => t(`logs.csv.${header}`)),
-        typeLabel: (type) => t(badgeFor(logTypeBadges, type).label),
-        quotaDisplay,
-        isAdmin,
-      });
-      downloadTextFile(`logs-${dayjs().format('YYYYMMDD-HHmmss')}.csv`, csv, 'text/csv;charset=utf-8');
-      return logs.length;
-    },
-    onSuccess: (count) => showSuccess(t('logs.exported', { count })),
-  });
+  const exportCsv = (exportFilters: LogFilters) => {
+    const url = logExportUrl(isAdmin, toLogQueryParams(exportFilters, isAdmin));
+    downloadFromUrl(url);
+    showSuccess(t('logs.exportStarted'));
+  };
 
   const apply = (next: LogFilters) => {
     setFilters(next);
@@ -80,13 +62,7 @@ export default function LogsPage() {
           )
         }
       />
-      <LogFilterForm
-        initialFilters={initialFilters}
-        isAdmin={isAdmin}
-        onApply={apply}
-        onExport={(exportFilters) => exportCsv.mutate(exportFilters)}
-        isExporting={exportCsv.isPending}
-      />
+      <LogFilterForm initialFilters={initialFilters} isAdmin={isAdmin} onApply={apply} onExport={exportCsv} />
       <DataTable
         columns={columns}
         {...pagingProps(list, urlState)}

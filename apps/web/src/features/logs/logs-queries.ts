@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import { LOG_EXPORT_MAX_ROWS, type Log, type LogPageEnvelope, type LogStat } from '@gatehouse/shared';
-import { api, ApiError, showApiError, type QueryParams } from '../../api/client';
+import type { Log, LogPageEnvelope, LogStat } from '@gatehouse/shared';
+import { api, ApiError, buildUrl, showApiError, type QueryParams } from '../../api/client';
 
 /** Admins read everyone's log (with username and channel filters), others their own. */
 const base = (isAdmin: boolean) => (isAdmin ? '/api/log' : '/api/log/self');
@@ -41,9 +41,12 @@ export async function listLogs(
   return envelope.data ?? [];
 }
 
-/** The rows of a CSV export: the newest 10 000 of the filter. */
-export const listLogsForExport = (isAdmin: boolean, params: QueryParams) =>
-  api.get<Log[]>(`${base(isAdmin)}/`, { params: { ...params, p: 0, num: LOG_EXPORT_MAX_ROWS } });
+/**
+ * The streamed CSV export of every row the filters match (`/api/log/export`, or `/api/log/self/export` for
+ * the own rows): the server writes it a batch at a time, so it has no row cap.
+ */
+export const logExportUrl = (isAdmin: boolean, params: QueryParams) =>
+  buildUrl(`${base(isAdmin)}/export`, params);
 
 export const logStatQueryOptions = (isAdmin: boolean, params: QueryParams, enabled: boolean) =>
   queryOptions({

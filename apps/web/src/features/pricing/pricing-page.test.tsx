@@ -14,10 +14,18 @@ const priced = (model: string, input: number, output: number): PricedModel => ({
   completion_ratio: output / input,
   cache_read_ratio: 0.1,
   cache_write_ratio: 1.25,
+  audio_input_ratio: 1,
+  image_input_ratio: 1,
+  audio_output_ratio: 1,
+  image_output_ratio: 1,
   input_price: input,
   output_price: output,
   cache_read_price: input * 0.1,
   cache_write_price: input * 1.25,
+  audio_input_price: input,
+  image_input_price: input,
+  audio_output_price: output,
+  image_output_price: output,
   call_price: null,
 });
 
@@ -46,6 +54,30 @@ describe('pricing page', () => {
     await user.type(screen.getByLabelText('Search models ...'), 'claude{Enter}');
     expect(within(table).queryByText('gpt-4o')).toBeNull();
     expect(within(table).getByText('claude-sonnet-4')).toBeInTheDocument();
+  });
+
+  it('shows the audio and image prices that differ from the text ones, with their ratio', async () => {
+    setUp({
+      display_in_currency: true,
+      quota_per_unit: 500_000,
+      models: [
+        {
+          ...priced('gpt-4o-audio-preview', 2.5, 10),
+          audio_input_ratio: 16,
+          audio_output_ratio: 8,
+          audio_input_price: 40,
+          audio_output_price: 80,
+        },
+        priced('gpt-4o', 2.5, 10),
+      ],
+    });
+    const table = (await screen.findAllByRole('table', undefined, { timeout: 15_000 }))[0]!;
+    const audio = (await within(table).findByText('gpt-4o-audio-preview')).closest('tr') as HTMLElement;
+    expect(within(audio).getByText(/Audio in \$40\.00/)).toHaveTextContent('Audio in $40.00 (16×)');
+    expect(within(audio).getByText(/Audio out \$80\.00/)).toHaveTextContent('Audio out $80.00 (8×)');
+    expect(within(audio).queryByText(/Image in/)).toBeNull();
+    const text = within(table).getByText('gpt-4o').closest('tr') as HTMLElement;
+    expect(within(text).queryByText(/Audio in/)).toBeNull();
   });
 
   it('shows a model priced per call with its price per call instead of token prices', async () => {

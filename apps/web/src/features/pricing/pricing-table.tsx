@@ -3,11 +3,13 @@ import { Badge, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { PriceList, PricedModel } from '@gatehouse/shared';
 import type { DataTableColumn } from '../../components/data-table';
+import { listMediaPrices, MediaPriceList } from './media-prices';
 import { formatPrice } from './pricing-queries';
 
 /**
- * The price list's columns: model, group ratio and the four prices per million tokens; a model priced per call
- * shows its price per call in the input column and no token prices.
+ * The price list's columns: model, group ratio, the four text and cache prices per million tokens and the audio
+ * and image prices that differ from the text ones; a model priced per call shows its price per call in the input
+ * column and no token prices.
  */
 export function usePricingColumns(list: PriceList | undefined): DataTableColumn<PricedModel>[] {
   const { t } = useTranslation();
@@ -67,6 +69,19 @@ export function usePricingColumns(list: PriceList | undefined): DataTableColumn<
         header: header('cacheWrite'),
         render: (model) => tokenPrice(model, model.cache_write_price),
         sortValue: (model) => model.cache_write_price,
+      },
+      {
+        key: 'media',
+        header: header('media'),
+        render: (model) =>
+          model.call_price === null ? (
+            <MediaPriceList
+              prices={listMediaPrices(model, model.input_price, model.output_price)}
+              format={price}
+            />
+          ) : (
+            '—'
+          ),
       },
     ];
   }, [list, t]);

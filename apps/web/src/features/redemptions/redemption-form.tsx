@@ -1,21 +1,21 @@
-import { Button, Group, NumberInput, Stack, TextInput } from '@mantine/core';
+import { NumberInput, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Controller, useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
+import { Controller, useForm, type FieldErrors, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import {
   NEW_REDEMPTION_DEFAULT_COUNT,
   NEW_REDEMPTION_DEFAULT_QUOTA,
   REDEMPTION_MAX_COUNT,
   REDEMPTION_NAME_MAX_LENGTH,
-  formatQuota,
   type Redemption,
 } from '@gatehouse/shared';
 import { showSuccess } from '../../api/toast';
 import { translateError } from '../../components/translate-error';
-import { useQuotaDisplay } from '../users/use-quota-display';
+import { QuotaInput } from '../users/quota-input';
 import { downloadTextFile, safeFileName } from './download-text-file';
 import { createRedemptions, redemptionKeys, updateRedemption } from './redemptions-queries';
+import { FormActions } from '../../components/form-actions';
 
 export interface RedemptionFormValues {
   name: string;
@@ -67,14 +67,12 @@ export function RedemptionForm({ initialValues, editId }: RedemptionFormProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const quotaDisplay = useQuotaDisplay();
   const isCreate = editId === undefined;
   const { control, register, handleSubmit, reset, formState } = useForm<RedemptionFormValues>({
     defaultValues: initialValues,
     resolver: createResolver(isCreate),
   });
   const { errors } = formState;
-  const quota = Number(useWatch({ control, name: 'quota' }));
 
   const save = useMutation({
     mutationFn: async (values: RedemptionFormValues) => {
@@ -120,18 +118,11 @@ export function RedemptionForm({ initialValues, editId }: RedemptionFormProps) {
           control={control}
           name="quota"
           render={({ field }) => (
-            <NumberInput
+            <QuotaInput
               label={t('redemptions.form.quota')}
-              description={
-                Number.isFinite(quota)
-                  ? t('redemptions.form.quotaHint', { amount: formatQuota(quota, quotaDisplay) })
-                  : undefined
-              }
+              hint={({ amount }) => t('redemptions.form.quotaHint', { amount })}
               min={1}
               step={100000}
-              allowDecimal={false}
-              allowNegative={false}
-              thousandSeparator=","
               error={translateError(t, errors.quota)}
               value={field.value}
               onChange={field.onChange}
@@ -159,14 +150,12 @@ export function RedemptionForm({ initialValues, editId }: RedemptionFormProps) {
             )}
           />
         )}
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" component={Link} to="/redemption">
-            {t('redemptions.form.back')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {t('redemptions.form.submit')}
-          </Button>
-        </Group>
+        <FormActions
+          backTo="/redemption"
+          backLabel={t('redemptions.form.back')}
+          submitLabel={t('redemptions.form.submit')}
+          isSaving={save.isPending}
+        />
       </Stack>
     </form>
   );

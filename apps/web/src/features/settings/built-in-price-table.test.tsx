@@ -14,6 +14,10 @@ const ratios = (model: number, completion: number, cacheRead = 1, cacheWrite = 1
   completion_ratio: completion,
   cache_read_ratio: cacheRead,
   cache_write_ratio: cacheWrite,
+  audio_input_ratio: 1,
+  image_input_ratio: 1,
+  audio_output_ratio: 1,
+  image_output_ratio: 1,
   call_price: null,
 });
 
@@ -31,6 +35,14 @@ const rows: BuiltInPriceRow[] = [
     built_in: ratios(1.5, 5, 0.1, 1.25),
     effective: ratios(1.5, 5, 0.1, 1.25),
     overridden_by: [],
+    is_priced: true,
+  },
+  // gpt-4o-audio-preview: audio in 16 × $2.50, out 8 × $10 built in; AudioInputRatio makes audio in 20 ×.
+  {
+    model: 'gpt-4o-audio-preview',
+    built_in: { ...ratios(1.25, 4), audio_input_ratio: 16, audio_output_ratio: 8 },
+    effective: { ...ratios(1.25, 4), audio_input_ratio: 20, audio_output_ratio: 8 },
+    overridden_by: ['AudioInputRatio'],
     is_priced: true,
   },
   {
@@ -53,6 +65,10 @@ function setUp() {
       { key: 'CompletionRatio', value: '{}' },
       { key: 'CacheReadRatio', value: '{}' },
       { key: 'CacheWriteRatio', value: '{}' },
+      { key: 'AudioInputRatio', value: '{"gpt-4o-audio-preview":20}' },
+      { key: 'ImageInputRatio', value: '{}' },
+      { key: 'AudioOutputRatio', value: '{}' },
+      { key: 'ImageOutputRatio', value: '{}' },
       { key: 'ModelPrice', value: '{"house-agent":0.04}' },
       { key: 'GroupRatio', value: '{"default":1}' },
     ]),
@@ -75,6 +91,13 @@ describe('built-in price table in Operation settings', () => {
     const claude = within(grid).getByText('claude-sonnet-4-5').closest('tr') as HTMLElement;
     expect(within(claude).getByText('built-in')).toBeInTheDocument();
     expect(within(claude).getByText('$15.00')).toBeInTheDocument();
+    // Audio prices of their own, with their ratio; the built-in one an option replaced struck through.
+    const audio = within(grid).getByText('gpt-4o-audio-preview').closest('tr') as HTMLElement;
+    expect(within(audio).getByText(/Audio in \$50\.00/)).toBeInTheDocument();
+    expect(within(audio).getByText(/Audio in \$40\.00/)).toHaveStyle({ textDecoration: 'line-through' });
+    expect(within(audio).getAllByText(/Audio out \$80\.00/)[0]).toBeInTheDocument();
+    expect(within(audio).getByText('AudioInputRatio')).toBeInTheDocument();
+    expect(within(gpt).queryByText(/Audio in/)).toBeNull();
     const agent = within(grid).getByText('house-agent').closest('tr') as HTMLElement;
     expect(within(agent).getByText('$0.04')).toBeInTheDocument();
     // Blank fields say the built-in prices apply.
@@ -100,6 +123,7 @@ describe('built-in price table in Operation settings', () => {
     expect(JSON.parse((screen.getByLabelText('Model ratio') as HTMLTextAreaElement).value)).toEqual({
       'gpt-4o': 1,
       'claude-sonnet-4-5': 1.5,
+      'gpt-4o-audio-preview': 1.25,
     });
     await user.click(screen.getAllByRole('button', { name: 'Save' })[1]!);
     await waitFor(() => expect(callsTo(fetchMock, 'PUT /api/option/').length).toBeGreaterThanOrEqual(4));
@@ -109,21 +133,30 @@ describe('built-in price table in Operation settings', () => {
         return [body.key, JSON.parse(body.value) as unknown];
       }),
     );
+    // The media ratios are copied too, the AudioInputRatio entry already set keeping its value.
     expect(saved).toEqual({
-      ModelRatio: { 'gpt-4o': 1, 'claude-sonnet-4-5': 1.5 },
-      CompletionRatio: { 'gpt-4o': 4, 'claude-sonnet-4-5': 5 },
+      ModelRatio: { 'gpt-4o': 1, 'claude-sonnet-4-5': 1.5, 'gpt-4o-audio-preview': 1.25 },
+      CompletionRatio: { 'gpt-4o': 4, 'claude-sonnet-4-5': 5, 'gpt-4o-audio-preview': 4 },
       CacheReadRatio: { 'gpt-4o': 0.5, 'claude-sonnet-4-5': 0.1 },
       CacheWriteRatio: { 'claude-sonnet-4-5': 1.25 },
+      AudioOutputRatio: { 'gpt-4o-audio-preview': 8 },
     });
   });
 
   it('replaces what is set when asked to', () => {
     const texts = copyBuiltInTable(rows, { ModelRatio: '{"gpt-4o":1,"house-model":3}' }, 'replace');
-    expect(JSON.parse(texts.ModelRatio)).toEqual({ 'gpt-4o': 1.25, 'claude-sonnet-4-5': 1.5 });
+    expect(JSON.parse(texts.ModelRatio)).toEqual({
+      'gpt-4o': 1.25,
+      'claude-sonnet-4-5': 1.5,
+      'gpt-4o-audio-preview': 1.25,
+    });
+    expect(JSON.parse(texts.AudioInputRatio)).toEqual({ 'gpt-4o-audio-preview': 16 });
+    expect(texts.ImageInputRatio).toBe('');
     const merged = copyBuiltInTable(rows, { ModelRatio: '{"gpt-4o":1,"house-model":3}' }, 'merge');
     expect(JSON.parse(merged.ModelRatio)).toEqual({
       'gpt-4o': 1,
       'claude-sonnet-4-5': 1.5,
+      'gpt-4o-audio-preview': 1.25,
       'house-model': 3,
     });
   });

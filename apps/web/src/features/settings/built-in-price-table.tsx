@@ -15,8 +15,9 @@ import {
 import { IconCopy, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { findRatioJsonProblem, type BuiltInPriceRow } from '@gatehouse/shared';
+import { findRatioJsonProblem, type BuiltInPriceRow, type ModelPriceRatios } from '@gatehouse/shared';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
+import { listMediaPrices, MediaPriceList } from '../pricing/media-prices';
 import {
   builtInPricesQueryOptions,
   copiedOptionKeys,
@@ -34,6 +35,26 @@ const PHONE_ROWS = 20;
 /** Ratios from yuan prices are long decimals (0.857142857142857): six places are plenty to read. */
 const formatRatio = (value: number) => String(Math.round(value * 1e6) / 1e6);
 const priceKinds = ['input', 'output', 'cacheRead', 'cacheWrite'] as const;
+
+/** The audio and image prices of a model's ratios, in US dollars per million tokens. */
+function mediaPricesOf(ratios: ModelPriceRatios, usdAtRatio1: number) {
+  const prices = pricesOf(ratios, usdAtRatio1);
+  return listMediaPrices(ratios, prices.input, prices.output);
+}
+
+/** The audio and image prices charged now; when an option changed them, the built-in ones struck through beneath. */
+function MediaCell({ row, usdAtRatio1 }: { row: BuiltInPriceRow; usdAtRatio1: number }) {
+  if (row.effective.call_price !== null) return <Text size="sm">—</Text>;
+  const now = mediaPricesOf(row.effective, usdAtRatio1);
+  const builtIn = row.built_in ? mediaPricesOf(row.built_in, usdAtRatio1) : null;
+  const isChanged = builtIn !== null && JSON.stringify(builtIn) !== JSON.stringify(now);
+  return (
+    <div>
+      <MediaPriceList prices={now} format={formatUsd} />
+      {isChanged && <MediaPriceList prices={builtIn} format={formatUsd} isStruck />}
+    </div>
+  );
+}
 
 /** A price as charged now; when an option changed it, the built-in one struck through beneath. */
 function PriceCell({ now, builtIn }: { now: string; builtIn: string | null }) {
@@ -75,6 +96,11 @@ function usePriceColumns(usdAtRatio1: number): DataTableColumn<BuiltInPriceRow>[
         render: (row: BuiltInPriceRow) => price(row, kind),
         sortValue: (row: BuiltInPriceRow) => pricesOf(row.effective, usdAtRatio1)[kind],
       })),
+      {
+        key: 'media',
+        header: header('media'),
+        render: (row) => <MediaCell row={row} usdAtRatio1={usdAtRatio1} />,
+      },
       {
         key: 'ratios',
         header: header('ratios'),
@@ -154,6 +180,14 @@ function PriceCards({ rows, usdAtRatio1 }: { rows: BuiltInPriceRow[]; usdAtRatio
                     />
                   </div>
                 ))}
+                {mediaPricesOf(row.effective, usdAtRatio1).length > 0 && (
+                  <div style={{ gridColumn: '1 / -1' }}>
+                    <Text size="xs" c="dimmed">
+                      {t('settings.operation.builtIn.column.media')}
+                    </Text>
+                    <MediaCell row={row} usdAtRatio1={usdAtRatio1} />
+                  </div>
+                )}
               </SimpleGrid>
             ) : (
               <Text size="sm">

@@ -1,5 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { BuiltInPriceRow, BuiltInPriceTable, ModelPriceRatios } from '@gatehouse/shared';
+import {
+  formatRatioJson,
+  type BuiltInPriceRow,
+  type BuiltInPriceTable,
+  type ModelPriceRatios,
+} from '@gatehouse/shared';
 import { api } from '../../api/client';
 import { optionKeys } from './options-queries';
 
@@ -16,6 +21,10 @@ export const copiedOptionKeys = [
   'CompletionRatio',
   'CacheReadRatio',
   'CacheWriteRatio',
+  'AudioInputRatio',
+  'ImageInputRatio',
+  'AudioOutputRatio',
+  'ImageOutputRatio',
 ] as const;
 export type CopiedOptionKey = (typeof copiedOptionKeys)[number];
 
@@ -51,16 +60,26 @@ export function filterPriceRows(rows: BuiltInPriceRow[], keyword: string): Built
   return wanted === '' ? rows : rows.filter((row) => row.model.toLowerCase().includes(wanted));
 }
 
+const ratioOf: Record<CopiedOptionKey, keyof ModelPriceRatios> = {
+  ModelRatio: 'model_ratio',
+  CompletionRatio: 'completion_ratio',
+  CacheReadRatio: 'cache_read_ratio',
+  CacheWriteRatio: 'cache_write_ratio',
+  AudioInputRatio: 'audio_input_ratio',
+  ImageInputRatio: 'image_input_ratio',
+  AudioOutputRatio: 'audio_output_ratio',
+  ImageOutputRatio: 'image_output_ratio',
+};
+
 function builtInEntries(rows: BuiltInPriceRow[], key: CopiedOptionKey): Record<string, number> {
   const entries: Record<string, number> = {};
+  const isAlwaysKept = key === 'ModelRatio' || key === 'CompletionRatio';
   for (const { model, built_in: builtIn } of rows) {
     if (!builtIn) continue;
-    if (key === 'ModelRatio') entries[model] = builtIn.model_ratio;
-    if (key === 'CompletionRatio') entries[model] = builtIn.completion_ratio;
-    // A cache ratio of 1 is what an unset one means: left out, so the option holds only what says something.
-    if (key === 'CacheReadRatio' && builtIn.cache_read_ratio !== 1) entries[model] = builtIn.cache_read_ratio;
-    if (key === 'CacheWriteRatio' && builtIn.cache_write_ratio !== 1)
-      entries[model] = builtIn.cache_write_ratio;
+    const value = builtIn[ratioOf[key]] as number;
+    // A cache or media ratio of 1 is what an unset one means: left out, so the option holds only what says
+    // something.
+    if (isAlwaysKept || value !== 1) entries[model] = value;
   }
   return entries;
 }
@@ -90,7 +109,8 @@ export function copyBuiltInTable(
   for (const key of copiedOptionKeys) {
     const builtIn = builtInEntries(rows, key);
     const merged = mode === 'merge' ? { ...builtIn, ...parseObject(current[key] ?? '') } : builtIn;
-    texts[key] = JSON.stringify(merged, null, 2);
+    // An empty object reads as blank, as the fields show one: a field with nothing to copy stays unchanged.
+    texts[key] = formatRatioJson(JSON.stringify(merged));
   }
   return texts;
 }

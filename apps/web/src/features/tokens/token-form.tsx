@@ -4,7 +4,6 @@ import {
   Fieldset,
   Group,
   MultiSelect,
-  NumberInput,
   Stack,
   Switch,
   TagsInput,
@@ -14,13 +13,12 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
-import { formatQuota } from '@gatehouse/shared';
+import { useNavigate } from 'react-router';
 import { showSuccess } from '../../api/toast';
 import { LimitInputs } from '../../components/limits/limit-inputs';
 import { translateError } from '../../components/translate-error';
 import { availableModelsQueryOptions } from '../settings/options-queries';
-import { useQuotaDisplay } from '../users/use-quota-display';
+import { QuotaInput } from '../users/quota-input';
 import { expiryFromNow, quickExpiries } from './token-expiry';
 import {
   newTokenFormValues,
@@ -29,6 +27,7 @@ import {
   type TokenFormValues,
 } from './token-form-values';
 import { createToken, tokenKeys, updateToken } from './tokens-queries';
+import { FormActions } from '../../components/form-actions';
 
 const resolver: Resolver<TokenFormValues> = async (values) => {
   const issues = validateTokenForm(values);
@@ -50,14 +49,12 @@ export function TokenForm({ initialValues, editId }: TokenFormProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const quotaDisplay = useQuotaDisplay();
   const { control, register, handleSubmit, setValue, reset, formState } = useForm<TokenFormValues>({
     defaultValues: initialValues,
     resolver,
   });
   const { errors } = formState;
   const unlimited = useWatch({ control, name: 'unlimited' });
-  const remainQuota = useWatch({ control, name: 'remainQuota' });
   const selectedModels = useWatch({ control, name: 'models' });
   // Available models may not load (or list nothing): the field then takes any name typed in.
   const available = useQuery({ ...availableModelsQueryOptions(), retry: false });
@@ -84,7 +81,6 @@ export function TokenForm({ initialValues, editId }: TokenFormProps) {
     },
   });
 
-  const quotaNumber = Number(remainQuota);
   const modelsField = {
     label: t('tokens.form.models'),
     description: t('tokens.form.modelsHint'),
@@ -106,18 +102,11 @@ export function TokenForm({ initialValues, editId }: TokenFormProps) {
           control={control}
           name="remainQuota"
           render={({ field }) => (
-            <NumberInput
+            <QuotaInput
               label={t('tokens.form.remainQuota')}
-              description={
-                Number.isFinite(quotaNumber)
-                  ? t('tokens.form.remainQuotaHint', { amount: formatQuota(quotaNumber, quotaDisplay) })
-                  : undefined
-              }
+              hint={({ amount }) => t('tokens.form.remainQuotaHint', { amount })}
               min={0}
               step={500000}
-              allowDecimal={false}
-              allowNegative={false}
-              thousandSeparator=","
               disabled={unlimited}
               error={translateError(t, errors.remainQuota)}
               value={field.value}
@@ -211,14 +200,12 @@ export function TokenForm({ initialValues, editId }: TokenFormProps) {
             />
           </Stack>
         </Fieldset>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" component={Link} to="/token">
-            {t('tokens.form.back')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {t('tokens.form.submit')}
-          </Button>
-        </Group>
+        <FormActions
+          backTo="/token"
+          backLabel={t('tokens.form.back')}
+          submitLabel={t('tokens.form.submit')}
+          isSaving={save.isPending}
+        />
       </Stack>
     </form>
   );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildSnippet, relayBaseUrl } from './token-snippets';
+import { relayBaseUrl } from '../../components/relay-snippets';
+import { buildSnippet } from './token-snippets';
 
 const token = { key: 'abc123', models: '' };
 

@@ -6,7 +6,8 @@ import { showSuccess, showWarning } from '../../api/toast';
 import { useStatus } from '../../api/status';
 import { copyText } from '../settings/copy-text';
 import { deleteToken, tokenKeys, updateTokenStatus } from './tokens-queries';
-import { buildSnippet, relayBaseUrl, type SnippetKind } from './token-snippets';
+import { relayBaseUrl } from '../../components/relay-snippets';
+import { buildSnippet, type SnippetKind } from './token-snippets';
 import { showManualCopy } from './manual-copy-modal';
 
 /**

@@ -1,14 +1,15 @@
-import { Button, Group, Paper, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Paper, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { showSuccess } from '../../api/toast';
 import { PageTitle } from '../../components/page-title';
 import { translateError } from '../../components/translate-error';
 import { addUserFormSchema, type AddUserFormValues } from './user-form-schema';
 import { createUser, userKeys } from './users-queries';
+import { FormActions } from '../../components/form-actions';
 
 export default function UserAddPage() {
   const { t } = useTranslation();
@@ -59,14 +60,12 @@ export default function UserAddPage() {
               error={translateError(t, errors.password)}
               {...register('password')}
             />
-            <Group justify="flex-end">
-              <Button variant="default" component={Link} to="/user">
-                {t('users.form.cancel')}
-              </Button>
-              <Button type="submit" loading={mutation.isPending}>
-                {t('users.add.submit')}
-              </Button>
-            </Group>
+            <FormActions
+              backTo="/user"
+              backLabel={t('users.form.cancel')}
+              submitLabel={t('users.add.submit')}
+              isSaving={mutation.isPending}
+            />
           </Stack>
         </form>
       </Paper>

@@ -1,31 +1,30 @@
-import { Button, Fieldset, Group, NumberInput, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Fieldset, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { formatCompactNumber, formatQuota, type User } from '@gatehouse/shared';
+import type { User } from '@gatehouse/shared';
 import { showSuccess } from '../../api/toast';
 import { LimitInputs } from '../../components/limits/limit-inputs';
 import { toLimitFields, toLimitFormValues } from '../../components/limits/limit-form-values';
 import { translateError } from '../../components/translate-error';
 import { GroupInput } from './group-input';
 import { splitGroupList } from './group-list';
-import { useQuotaDisplay } from './use-quota-display';
+import { QuotaInput } from './quota-input';
 import { editUserFormSchema, type EditUserFormValues } from './user-form-schema';
 import { updateUser, userKeys } from './users-queries';
 import { BoundAccountFields, ReadOnlyField } from './read-only-fields';
+import { FormActions } from '../../components/form-actions';
 
 export function UserEditForm({ user }: { user: User }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const quotaDisplay = useQuotaDisplay();
   const {
     register,
     control,
     handleSubmit,
-    watch,
     formState: { errors },
   } = useForm<EditUserFormValues>({
     resolver: zodResolver(editUserFormSchema),
@@ -54,8 +53,6 @@ export function UserEditForm({ user }: { user: User }) {
       void navigate('/user');
     },
   });
-
-  const quota = watch('quota');
 
   return (
     <form onSubmit={handleSubmit((values) => mutation.mutate(values))} noValidate>
@@ -89,21 +86,11 @@ export function UserEditForm({ user }: { user: User }) {
           control={control}
           name="quota"
           render={({ field }) => (
-            <NumberInput
+            <QuotaInput
               label={t('users.form.quota')}
-              description={
-                typeof quota === 'number' && Number.isFinite(quota)
-                  ? t('users.form.quotaPreview', {
-                      amount: formatQuota(quota, quotaDisplay),
-                      compact: formatCompactNumber(quota),
-                    })
-                  : undefined
-              }
+              hint={(shown) => t('users.form.quotaPreview', shown)}
               min={0}
               step={500000}
-              allowDecimal={false}
-              allowNegative={false}
-              thousandSeparator=","
               value={field.value}
               onChange={(value) => field.onChange(typeof value === 'number' ? value : Number.NaN)}
               error={translateError(t, errors.quota)}
@@ -124,14 +111,12 @@ export function UserEditForm({ user }: { user: User }) {
           />
         </Fieldset>
         <BoundAccountFields user={user} />
-        <Group justify="flex-end">
-          <Button variant="default" component={Link} to="/user">
-            {t('users.form.cancel')}
-          </Button>
-          <Button type="submit" loading={mutation.isPending}>
-            {t('users.edit.submit')}
-          </Button>
-        </Group>
+        <FormActions
+          backTo="/user"
+          backLabel={t('users.form.cancel')}
+          submitLabel={t('users.edit.submit')}
+          isSaving={mutation.isPending}
+        />
       </Stack>
     </form>
   );
