@@ -70,10 +70,18 @@ export class ReservationKeeper {
     requestId: string,
   ): Promise<ReservationShortfall | null> {
     const record = this.recordFor(requestId);
-    const shortfall =
-      this.batcher === null || amount <= 0
-        ? await reserveQuota(this.db, holder, amount, record)
-        : await this.batcher.reserve({ holder, amount, record });
+    let shortfall: ReservationShortfall | null;
+    try {
+      shortfall =
+        this.batcher === null || amount <= 0
+          ? await reserveQuota(this.db, holder, amount, record)
+          : await this.batcher.reserve({ holder, amount, record });
+    } catch (error) {
+      // A connection lost while its COMMIT was under way leaves the outcome unknown: the reservation may stand.
+      // Its refund is queued like a refused one; it gives back only if the record exists (else a no-op).
+      if (amount > 0) this.queueRefund(requestId, { holder, amount });
+      throw error;
+    }
     if (shortfall === null && amount > 0) this.running.add(requestId);
     return shortfall;
   }
@@ -92,10 +100,14 @@ export class ReservationKeeper {
     try {
       await refundQuota(this.db, holder, amount, requestId);
     } catch (error) {
-      this.refunds.set(requestId, { holder, amount });
-      this.scheduleRefunds();
+      this.queueRefund(requestId, { holder, amount });
       throw error;
     }
+  }
+
+  private queueRefund(requestId: string, refund: PendingRefund): void {
+    this.refunds.set(requestId, refund);
+    this.scheduleRefunds();
   }
 
   private scheduleRefunds(): void {
@@ -115,7 +127,7 @@ export class ReservationKeeper {
       }
     }
     if (this.refunds.size > 0) this.scheduleRefunds();
-    else this.log.info('refunds the database refused earlier are written');
+    else this.log.info('refunds the database refused earlier are written (or had nothing to give back)');
   }
 
   /** Releases what crashed servers left; throws ReservationRecordsError on records it must not guess at. */
