@@ -9,7 +9,8 @@ import { readCpuMicros } from './proc-stats';
 import { formatProfileSummary, summariseProfile } from './profile-summary';
 import { writeReadmeSection } from './readme-section';
 
-const PROFILE_CONNECTIONS = 32;
+/** The concurrency profiled unless `--concurrency` names others. */
+export const PROFILE_CONNECTIONS = 32;
 const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
 
 /**
@@ -24,15 +25,16 @@ async function profileMode(
   mode: Mode,
   seconds: number,
   warmupSeconds: number,
+  connections: number,
 ): Promise<string> {
   const gateway = await startGateway({ upstreamUrl: mockUrl, cpu: PROXY_CPU, isProfiled: true });
   try {
     await checkAnswers({ name: 'gatehouse', baseUrl: gateway.url, apiKey: gateway.apiKey });
     const request = buildRequestTarget(gateway.url, gateway.apiKey, mode);
-    await runLoad(request, PROFILE_CONNECTIONS, warmupSeconds);
+    await runLoad(request, connections, warmupSeconds);
     const cpuBefore = readCpuMicros(gateway.child.pid);
     const fromMicros = monotonicMicros();
-    const load = await runLoad(request, PROFILE_CONNECTIONS, seconds);
+    const load = await runLoad(request, connections, seconds);
     const window = {
       fromMicros,
       toMicros: monotonicMicros(),
@@ -44,7 +46,7 @@ async function profileMode(
     const file = readdirSync(gateway.dataDir).find((name) => name.endsWith('.cpuprofile'));
     if (!file) throw new Error(`no .cpuprofile in ${gateway.dataDir}: did the gateway exit cleanly?`);
     const summary = summariseProfile(path.join(gateway.dataDir, file), window);
-    const title = `${mode === 'json' ? 'Non-streaming' : 'Streaming'}, c=${PROFILE_CONNECTIONS}, ${seconds} s`;
+    const title = `${mode === 'json' ? 'Non-streaming' : 'Streaming'}, c=${connections}, ${seconds} s`;
     return formatProfileSummary(title, summary);
   } finally {
     // Also removes the temporary database, log and profile.
@@ -52,12 +54,22 @@ async function profileMode(
   }
 }
 
-export async function runProfile(options: { seconds: number; warmupSeconds: number; writeReadme: boolean }) {
+export async function runProfile(options: {
+  seconds: number;
+  warmupSeconds: number;
+  writeReadme: boolean;
+  modes: readonly Mode[];
+  concurrencies: readonly number[];
+}) {
   const mock = await startMock();
   try {
     const sections: string[] = [];
-    for (const mode of ['json', 'stream'] as const) {
-      sections.push(await profileMode(mock.url, mode, options.seconds, options.warmupSeconds));
+    for (const mode of options.modes) {
+      for (const connections of options.concurrencies) {
+        sections.push(
+          await profileMode(mock.url, mode, options.seconds, options.warmupSeconds, connections),
+        );
+      }
     }
     const report = sections.join('\n\n');
     console.log(`\n${report}\n`);

@@ -12,7 +12,7 @@ import { stopAllChildren } from './child-process';
 import { measureCell, type CellResult } from './measure';
 import { formatProtocolReport, measureProtocols, type ProtocolPlan } from './measure-protocols';
 import { runMemory } from './memory';
-import { runProfile } from './profile';
+import { PROFILE_CONNECTIONS, runProfile } from './profile';
 import { writeReadmeSection } from './readme-section';
 import { readRssMb } from './proc-stats';
 import { formatReport, formatSideBySide, type IdleRss } from './report';
@@ -22,11 +22,11 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '5' },
     'ttfb-duration': { type: 'string', default: '3' },
     warmup: { type: 'string', default: '2' },
-    concurrency: { type: 'string', default: '1,32,256' },
+    concurrency: { type: 'string' },
     profile: { type: 'boolean', default: false },
     memory: { type: 'boolean', default: false },
     compare: { type: 'string' },
-    mode: { type: 'string', default: 'json' },
+    mode: { type: 'string' },
     rate: { type: 'string', default: '120' },
     rounds: { type: 'string', default: '4' },
     'write-readme': { type: 'boolean', default: false },
@@ -38,7 +38,7 @@ const { values: args } = parseArgs({
 const seconds = Number(args.duration);
 const ttfbSeconds = Number(args['ttfb-duration']);
 const warmupSeconds = Number(args.warmup);
-const concurrencies = args.concurrency.split(',').map(Number);
+const concurrencies = (args.concurrency ?? '1,32,256').split(',').map(Number);
 const MODES: Mode[] = ['json', 'stream'];
 const protocolPlan: ProtocolPlan = {
   rate: Number(args['protocol-rate']),
@@ -161,7 +161,15 @@ async function measureProtocolsOnly(): Promise<void> {
 pinSelf();
 await buildBenchChildren();
 try {
-  if (args.profile) await runProfile({ seconds, warmupSeconds, writeReadme: args['write-readme'] });
+  if (args.profile) {
+    await runProfile({
+      seconds,
+      warmupSeconds,
+      writeReadme: args['write-readme'],
+      modes: args.mode ? [args.mode as Mode] : MODES,
+      concurrencies: args.concurrency ? concurrencies : [PROFILE_CONNECTIONS],
+    });
+  }
   else if (args.memory) {
     const variants = args.compare?.split(',') ?? [
       serverRoot(),

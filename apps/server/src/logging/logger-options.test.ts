@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
@@ -26,8 +30,36 @@ describe('formatRequestLine', () => {
 });
 
 describe('createLoggerOptions', () => {
-  it('leaves JSON to pino as it is', async () => {
-    expect(await createLoggerOptions('warn', 'json')).toEqual({ level: 'warn' });
+  it('writes JSON lines in blocks to a file, all of them by the time the process exits', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gatehouse-log-'));
+    const file = path.join(dir, 'server.log');
+    const script = `
+      import Fastify from 'fastify';
+      import { createLoggerOptions } from ${JSON.stringify(path.resolve(__dirname, 'logger-options.ts'))};
+      import { openSync, readFileSync } from 'node:fs';
+      const fd = openSync(${JSON.stringify(file)}, 'a');
+      const { log } = Fastify({ logger: await createLoggerOptions('info', 'json', fd) });
+      // No await from here on: the periodic flush cannot run before the file is read.
+      for (let index = 0; index < 3; index += 1) log.info({ index }, 'line');
+      const early = readFileSync(${JSON.stringify(file)}, 'utf8');
+      process.stderr.write('before exit: ' + early.length + '\\n');
+      process.exit(0);
+    `;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      cwd: __dirname,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    // Three short lines wait in the buffer (no write per line) …
+    expect(run.stderr).toContain('before exit: 0');
+    // … and are all written when the process exits.
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines.map((line) => [line.msg, line.index])).toEqual([
+      ['line', 0],
+      ['line', 1],
+      ['line', 2],
+    ]);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('writes request lines for people, without the fields repeated as JSON', async () => {
