@@ -23,6 +23,8 @@ declare module 'autocannon' {
     '2xx': number;
     duration: number;
     requests: { total: number; average: number; sent: number };
+    /** response times in ms (autocannon's histogram summary) */
+    latency: { p50: number; p99: number; max: number };
   }
 
   interface AutocannonInstance extends EventEmitter {

@@ -2,7 +2,7 @@ import { buildRequestTarget, type Mode } from './bench-request';
 import { PROXY_CPU, startMock } from './bench-processes';
 import { buildComparedGateways } from './build-children';
 import { startGateway, type Gateway } from './gateway-process';
-import { runFixedRate } from './load';
+import { runFixedRate, runFixedRateCounted } from './load';
 import { readCpuMicros, readPeakRssMb } from './proc-stats';
 
 /**
@@ -63,17 +63,18 @@ export async function runComparison(options: CompareOptions): Promise<string> {
     }
     const targets = gateways.map((gateway) => buildRequestTarget(gateway.url, gateway.apiKey, options.mode));
     await Promise.all(targets.map((target) => runFixedRate(target, options.rate, 2)));
-    const totals = gateways.map(() => ({ cpu: 0, requests: 0, rounds: [] as number[] }));
+    const totals = gateways.map(() => ({ cpu: 0, requests: 0, rounds: [] as number[], p99: [] as number[] }));
     for (let round = 0; round < options.rounds; round += 1) {
       const before = gateways.map((gateway) => readCpuMicros(gateway.child.pid));
       const done = await Promise.all(
-        targets.map((target) => runFixedRate(target, options.rate, options.seconds)),
+        targets.map((target) => runFixedRateCounted(target, options.rate, options.seconds)),
       );
       gateways.forEach((gateway, index) => {
         const cpu = readCpuMicros(gateway.child.pid) - before[index];
         totals[index].cpu += cpu;
-        totals[index].requests += done[index];
-        totals[index].rounds.push(Math.round(cpu / done[index]));
+        totals[index].requests += done[index].completed;
+        totals[index].rounds.push(Math.round(cpu / done[index].completed));
+        totals[index].p99.push(done[index].p99Ms);
       });
     }
     const base = totals[0].cpu / totals[0].requests;
@@ -85,10 +86,11 @@ export async function runComparison(options: CompareOptions): Promise<string> {
         perRequest.toFixed(0),
         `${(perRequest / base).toFixed(2)}×`,
         total.rounds.join(', '),
+        total.p99.map((ms) => ms.toFixed(1)).join(', '),
         readPeakRssMb(gateways[index].child.pid).toFixed(0),
       ];
     });
-    const header = ['variant', 'requests', 'CPU µs/req', '× first', 'per round', 'lifetime peak RSS MB'];
+    const header = ['variant', 'requests', 'CPU µs/req', '× first', 'per round', 'p99 ms per round', 'lifetime peak RSS MB'];
     return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
   } finally {
     await Promise.all(gateways.map((gateway) => gateway.stop()));

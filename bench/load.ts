@@ -55,7 +55,7 @@ export function runFixedRateCounted(
   target: RequestTarget,
   rate: number,
   seconds: number,
-): Promise<{ completed: number; failed: number }> {
+): Promise<{ completed: number; failed: number; p99Ms: number }> {
   return new Promise((resolve, reject) => {
     autocannon(
       {
@@ -71,7 +71,11 @@ export function runFixedRateCounted(
       (error, result) =>
         error
           ? reject(error)
-          : resolve({ completed: result['2xx'], failed: result.non2xx + result.errors + result.timeouts }),
+          : resolve({
+              completed: result['2xx'],
+              failed: result.non2xx + result.errors + result.timeouts,
+              p99Ms: result.latency.p99,
+            }),
     );
   });
 }
