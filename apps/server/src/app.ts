@@ -96,8 +96,10 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     trustProxy: toFastifyTrustProxy(context.config.trustProxy),
     ...clientTimeouts(context.config),
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook: no promise and microtask per request (see http/no-store.ts).
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    done();
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   await app.register(fastifyCookie, { secret: context.config.sessionSecret });

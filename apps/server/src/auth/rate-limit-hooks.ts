@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
+import { isManagementApiUrl, isRelayUrl } from '../http/api-path';
 import { HttpError } from '../http/envelope';
 
 const MINUTE_MS = 60_000;
@@ -30,11 +31,9 @@ function isCriticalRoute(request: FastifyRequest): boolean {
  * The relay (/v1, /v1beta, /dashboard) is limited by its keys' quota, not here. Hashed console assets are not
  * counted either: they are immutable and cached for a year, and one lazy-loaded page fetches many of them.
  */
-function classifyPath(url: string): 'api' | 'web' | null {
-  const path = url.split('?')[0] ?? '/';
-  if (path === '/api' || path.startsWith('/api/')) return 'api';
-  if (/^\/v1(beta)?(\/|$)/.test(path) || path.startsWith('/dashboard/')) return null;
-  if (path.startsWith('/assets/')) return null;
+function classifyUrl(url: string): 'api' | 'web' | null {
+  if (isManagementApiUrl(url)) return 'api';
+  if (isRelayUrl(url) || url.startsWith('/assets/')) return null;
   return 'web';
 }
 
@@ -66,15 +65,21 @@ export function registerRateLimits(app: FastifyInstance, context: AppContext): v
     throw new HttpError(429, 'Too many requests, please try again later');
   }
 
-  app.addHook('onRequest', async (request, reply) => {
-    const kind = classifyPath(request.url);
-    if (kind === 'api') {
-      await enforce(request, reply, 'api', config.globalApiRateLimit, GLOBAL_WINDOW_MS);
-      if (isCriticalRoute(request)) {
-        await enforce(request, reply, 'critical', config.criticalRateLimit, CRITICAL_WINDOW_MS);
-      }
-    } else if (kind === 'web') {
+  async function enforceFor(kind: 'api' | 'web', request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (kind === 'web') {
       await enforce(request, reply, 'web', config.globalWebRateLimit, GLOBAL_WINDOW_MS);
+      return;
     }
+    await enforce(request, reply, 'api', config.globalApiRateLimit, GLOBAL_WINDOW_MS);
+    if (isCriticalRoute(request)) {
+      await enforce(request, reply, 'critical', config.criticalRateLimit, CRITICAL_WINDOW_MS);
+    }
+  }
+
+  // A callback hook, so the relay's requests, which are not counted here, cost no promise and microtask.
+  app.addHook('onRequest', (request, reply, done) => {
+    const kind = classifyUrl(request.url);
+    if (kind === null) done();
+    else enforceFor(kind, request, reply).then(() => done(), done);
   });
 }

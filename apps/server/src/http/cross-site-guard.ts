@@ -61,11 +61,18 @@ export function isCrossSiteRequest(context: AppContext, request: FastifyRequest)
  * A refused request is answered 403 before authentication, body parsing or the handler, so nothing changes.
  */
 export function registerCrossSiteGuard(app: FastifyInstance, context: AppContext): void {
-  app.addHook('onRequest', async (request) => {
-    if (!isManagementApiUrl(request.url)) return;
+  // A callback hook: no promise and microtask per request (see no-store.ts).
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!isManagementApiUrl(request.url)) {
+      done();
+      return;
+    }
     const changesState =
       !SAFE_METHODS.has(request.method) || request.routeOptions.config?.changesState === true;
-    if (!changesState || !isCrossSiteRequest(context, request)) return;
+    if (!changesState || !isCrossSiteRequest(context, request)) {
+      done();
+      return;
+    }
     request.log.warn(
       {
         method: request.method,
@@ -75,6 +82,6 @@ export function registerCrossSiteGuard(app: FastifyInstance, context: AppContext
       },
       'cross-site request refused',
     );
-    throw new HttpError(403, CROSS_SITE_REFUSAL);
+    done(new HttpError(403, CROSS_SITE_REFUSAL));
   });
 }

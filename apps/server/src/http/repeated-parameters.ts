@@ -8,10 +8,16 @@ import { BusinessError } from './envelope';
  * Like a malformed JSON body, this is refused before the sign-in check. The relay (/v1) reads no query string.
  */
 export function refuseRepeatedParameters(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    if (!request.routeOptions.url?.startsWith('/api/')) return;
-    for (const [name, value] of Object.entries(request.query as Record<string, unknown>)) {
-      if (Array.isArray(value)) throw new BusinessError(`parameter ${name} was given more than once`);
+  // A callback hook: no promise and microtask per request (see no-store.ts).
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.routeOptions.url?.startsWith('/api/')) {
+      for (const [name, value] of Object.entries(request.query as Record<string, unknown>)) {
+        if (Array.isArray(value)) {
+          done(new BusinessError(`parameter ${name} was given more than once`));
+          return;
+        }
+      }
     }
+    done();
   });
 }

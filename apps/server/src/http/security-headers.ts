@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import type { OptionKey } from '../options/option-defaults';
-import { isManagementApiUrl } from './api-path';
+import { isManagementApiUrl, isRelayUrl } from './api-path';
 
 // Cloudflare's CSP guidance: https://developers.cloudflare.com/turnstile/reference/content-security-policy/
 // keep in sync with TURNSTILE_SCRIPT_URL in apps/web/src/features/accounts/turnstile-script.ts
@@ -56,11 +56,6 @@ export function consoleContentSecurityPolicy(context: AppContext): string {
   return directives.join('; ');
 }
 
-/** The relay and the OpenAI-style billing endpoints, called by programs with a key. */
-function isRelayPath(path: string): boolean {
-  return /^\/v1(beta)?(\/|$)/.test(path) || path.startsWith('/dashboard/');
-}
-
 /**
  * Security headers on every answer. The relay's callers are programs, so they get only nosniff. The console and
  * the management API also refuse to be framed (clickjacking), and send other sites only our origin as the
@@ -69,18 +64,23 @@ function isRelayPath(path: string): boolean {
  * TRUST_PROXY makes request.protocol honest): over plain HTTP the header is ignored and would only mislead.
  */
 export function registerSecurityHeaders(app: FastifyInstance, context: AppContext): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook: no promise and microtask per request (see no-store.ts).
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Content-Type-Options', 'nosniff');
-    const path = request.url.split('?')[0] ?? '/';
-    if (isRelayPath(path)) return;
+    // The relay and the OpenAI-style billing endpoints are called by programs with a key.
+    if (isRelayUrl(request.url)) {
+      done();
+      return;
+    }
     reply.header('X-Frame-Options', 'DENY');
     reply.header('Referrer-Policy', 'strict-origin-when-cross-origin');
     reply.header(
       'Content-Security-Policy',
-      isManagementApiUrl(path) ? API_POLICY : consoleContentSecurityPolicy(context),
+      isManagementApiUrl(request.url) ? API_POLICY : consoleContentSecurityPolicy(context),
     );
     if (request.protocol === 'https') {
       reply.header('Strict-Transport-Security', `max-age=${HSTS_MAX_AGE_SECONDS}`);
     }
+    done();
   });
 }
