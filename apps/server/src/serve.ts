@@ -7,6 +7,7 @@ import { closeContext, createContext } from './context';
 import { findInsecureCookieWarning } from './http/insecure-cookie-warning';
 import { createLoggerOptions, type ChosenLogFormat } from './logging/logger-options';
 import { announceStart, buildStartBanner } from './logging/start-banner';
+import { giveBackStartUpMemory } from './start-up-memory';
 import { hasDefaultRootPassword } from './users/seed';
 import { WORKER_SLOT_VARIABLE } from './workers/primary';
 
@@ -57,4 +58,5 @@ export async function serve(config: Config, logFormat: ChosenLogFormat): Promise
     const banner = buildStartBanner(address, config, await hasDefaultRootPassword(context.db));
     announceStart(banner, logFormat, app.log, (text) => process.stdout.write(text));
   }
+  await giveBackStartUpMemory();
 }
