@@ -11,6 +11,7 @@ import { registerOidcRoutes } from './auth/oidc-routes';
 import { registerRateLimits } from './auth/rate-limit-hooks';
 import { registerTwoFactorRoutes } from './auth/two-factor-routes';
 import { installErrorHandler } from './http/error-handler';
+import { lazySchemaCompilers } from './http/lazy-schema-compilers';
 import { refuseRepeatedParameters } from './http/repeated-parameters';
 import { registerCrossSiteGuard } from './http/cross-site-guard';
 import { registerNoStore } from './http/no-store';
@@ -95,6 +96,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     // Behind a load balancer the client address (rate limits, key subnets) comes from X-Forwarded-For.
     trustProxy: toFastifyTrustProxy(context.config.trustProxy),
     ...clientTimeouts(context.config),
+    schemaController: { compilersFactory: lazySchemaCompilers() },
   });
   // A callback hook: no promise and microtask per request (see http/no-store.ts).
   app.addHook('onRequest', (request, reply, done) => {
