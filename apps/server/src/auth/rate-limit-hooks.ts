@@ -65,7 +65,11 @@ export function registerRateLimits(app: FastifyInstance, context: AppContext): v
     throw new HttpError(429, 'Too many requests, please try again later');
   }
 
-  async function enforceFor(kind: 'api' | 'web', request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  async function enforceFor(
+    kind: 'api' | 'web',
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<void> {
     if (kind === 'web') {
       await enforce(request, reply, 'web', config.globalWebRateLimit, GLOBAL_WINDOW_MS);
       return;

@@ -91,7 +91,7 @@ async function tellStory<Delivered>(
     isReserved = true;
     const delivered = await runAttempts(job, (adapter) => plan.attempt(job, adapter));
     const usage = await plan.bill(job, delivered);
-    billed = callCost === null ? usage : { ...usage, cost: callCost };
+    billed = callCost === null ? usage : { usage: usage.usage, cost: callCost, notes: usage.notes };
   } catch (error) {
     if (isReserved) recordRelayFailure(job, error);
     throw error;
