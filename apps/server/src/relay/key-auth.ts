@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { Role, TokenStatus, UserStatus, parseModelLimits, splitCommaList } from '@gatehouse/shared';
 import type { CallerLimits } from '../limits/caller-limits';
 import { readLimitFields } from '../limits/limit-fields';
 import type { Db } from '../db/database';
 import { precompile } from '../billing/precompiled-query';
-import { checkTokenUsable } from '../tokens/token-status';
+import { checkTokenUsable, resolveTokenStatus } from '../tokens/token-status';
 import { createSubnetMatcher } from '../tokens/subnet';
 import type { KeyCache } from './key-cache';
 import { relayErrors } from './relay-error';
@@ -131,9 +131,38 @@ async function assertKeyUsable(db: Db, row: KeyRow): Promise<void> {
       ? relayErrors.insufficientQuota(usability.message)
       : relayErrors.keyUnusable(usability.message);
   }
+  assertOwnerEnabled(row);
+}
+
+function assertOwnerEnabled(row: KeyRow): void {
   if (row.user_status !== UserStatus.enabled) {
     throw relayErrors.forbidden('The account that owns this API key is disabled', 'account_deactivated');
   }
+}
+
+/**
+ * The relay's key check as an onRequest hook, setting `request.relayCaller`. A callback hook, so that a cached
+ * key (authenticateRelayKey answers it at once) costs no promise and no microtask.
+ */
+export function createKeyCheck(db: Db, keys: RelayKeyCache, placement: KeyPlacement = headerKeyPlacement) {
+  return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    let found: RelayCaller | Promise<RelayCaller>;
+    try {
+      found = authenticateRelayKey(db, keys, request, placement);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    if (found instanceof Promise) {
+      found.then((caller) => {
+        request.relayCaller = caller;
+        done();
+      }, done);
+      return;
+    }
+    request.relayCaller = found;
+    done();
+  };
 }
 
 /** What a caller reads from its key's row beyond plain columns: lists and limits, parsed. */
@@ -192,18 +221,43 @@ function toCaller(key: string, row: KeyRow, pinnedChannelId: number | null): Rel
 }
 
 /**
- * Authenticates a relay call: the key exists and is usable, its owner is enabled, and the client address is
- * inside the key's subnets. The model check comes later, once the body is read.
+ * Whether a cached row is usable as it stands: enabled, and neither past its expiry nor out of quota. When it
+ * is not, the slow path decides (and marks the key expired or exhausted).
  */
-export async function authenticateRelayKey(
+function isUsableAsCached(row: KeyRow): boolean {
+  return row.status === TokenStatus.enabled && resolveTokenStatus(row) === TokenStatus.enabled;
+}
+
+/**
+ * Authenticates a relay call: the key exists and is usable, its owner is enabled, and the client address is
+ * inside the key's subnets. The model check comes later, once the body is read. A key used in the last second
+ * (the key cache) that needs no status written is answered at once, without a promise: the common case costs
+ * no microtasks. Throws or rejects with the refusal.
+ */
+export function authenticateRelayKey(
   db: Db,
   keys: RelayKeyCache,
   request: FastifyRequest,
   placement: KeyPlacement = headerKeyPlacement,
-): Promise<RelayCaller> {
+): RelayCaller | Promise<RelayCaller> {
   request.relayReceivedAt = performance.now();
   const presented = placement.read(request);
   if (presented === '') throw relayErrors.missingKey(placement.hint);
+  const cached = keys.find(presented);
+  if (cached && isUsableAsCached(cached)) {
+    assertOwnerEnabled(cached);
+    return admitKey(request, presented, cached, null);
+  }
+  return authenticateFromDatabase(db, keys, request, presented);
+}
+
+/** The key check when the row must be read (not cached, or a pinned channel) or a status written. */
+async function authenticateFromDatabase(
+  db: Db,
+  keys: RelayKeyCache,
+  request: FastifyRequest,
+  presented: string,
+): Promise<RelayCaller> {
   let key = presented;
   let row = await findKeyRow(db, keys, presented);
   let pinnedChannelId: number | null = null;
@@ -215,6 +269,16 @@ export async function authenticateRelayKey(
   }
   if (!row) throw relayErrors.invalidKey();
   await assertKeyUsable(db, row);
+  return admitKey(request, key, row, pinnedChannelId);
+}
+
+/** The checks after the key's own status: the client's address, and who may pin a channel. */
+function admitKey(
+  request: FastifyRequest,
+  key: string,
+  row: KeyRow,
+  pinnedChannelId: number | null,
+): RelayCaller {
   if (row.subnet.trim() !== '' && !createSubnetMatcher(row.subnet)(request.ip)) {
     throw relayErrors.forbidden(
       `This API key cannot be used from your address (${request.ip})`,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { convertToGeminiModel, listGeminiModels } from '../protocols/gemini/convert-to-gemini-models';
 import { createGeminiCodec } from '../protocols/gemini/gemini-codec';
-import { authenticateRelayKey, googleKeyPlacement } from './key-auth';
+import { createKeyCheck, googleKeyPlacement } from './key-auth';
 import { relayChatCompletions } from './relay-chat-completions';
 import { relayCountTokens } from './relay-count-tokens';
 import { relayErrors } from './relay-error';
@@ -76,9 +76,7 @@ async function relayGeminiCall(runtime: RelayRuntime, request: CallRequest, repl
  */
 export function registerGeminiRoutes(scope: FastifyInstance, runtime: RelayRuntime): void {
   const { db } = runtime.context;
-  const onRequest = async (request: FastifyRequest) => {
-    request.relayCaller = await authenticateRelayKey(db, runtime.keys, request, googleKeyPlacement);
-  };
+  const onRequest = createKeyCheck(db, runtime.keys, googleKeyPlacement);
 
   scope.get<{ Querystring: { pageSize?: string; pageToken?: string } }>(
     '/models',

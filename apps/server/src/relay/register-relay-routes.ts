@@ -10,7 +10,7 @@ import { registerStoredResponseRoutes } from '../stored-responses/stored-respons
 import { isAnthropicClient } from './anthropic-model-list';
 import { registerDashboardBillingRoutes } from './dashboard-billing-routes';
 import { registerGeminiRoutes } from './register-gemini-routes';
-import { authenticateRelayKey } from './key-auth';
+import { createKeyCheck } from './key-auth';
 import { circuitStates } from './channel-breaker';
 import { getTelemetry } from '../observability/telemetry';
 import { relayAudioSpeech } from './relay-audio-speech';
@@ -126,12 +126,7 @@ function prepareScope(scope: FastifyInstance, codec: IngressCodec = openAIChatCo
 }
 
 function registerV1Routes(scope: FastifyInstance, runtime: RelayRuntime): void {
-  const { db } = runtime.context;
-  const withKey = {
-    onRequest: async (request: FastifyRequest) => {
-      request.relayCaller = await authenticateRelayKey(db, runtime.keys, request);
-    },
-  };
+  const withKey = { onRequest: createKeyCheck(runtime.context.db, runtime.keys) };
   const withJsonBody = { ...withKey, preParsing: refuseMultipartBody };
   type Json = { Body: RelayJsonBody };
   type Multipart = { Body: RelayMultipartBody };
@@ -232,9 +227,7 @@ function registerV1Routes(scope: FastifyInstance, runtime: RelayRuntime): void {
 function registerMessagesRoutes(scope: FastifyInstance, runtime: RelayRuntime): void {
   const codec = anthropicMessagesCodec;
   const withJsonBody = {
-    onRequest: async (request: FastifyRequest) => {
-      request.relayCaller = await authenticateRelayKey(runtime.context.db, runtime.keys, request);
-    },
+    onRequest: createKeyCheck(runtime.context.db, runtime.keys),
     preParsing: refuseMultipartBody,
   };
   scope.post<{ Body: RelayJsonBody }>('/', withJsonBody, async (request, reply) => {
@@ -281,9 +274,7 @@ export function registerRelayRoutes(app: FastifyInstance, context: AppContext): 
   app.register(
     async (scope) => {
       prepareScope(scope);
-      scope.addHook('onRequest', async (request) => {
-        request.relayCaller = await authenticateRelayKey(context.db, runtime.keys, request);
-      });
+      scope.addHook('onRequest', createKeyCheck(context.db, runtime.keys));
       registerDashboardBillingRoutes(scope, runtime);
     },
     { prefix: '/dashboard' },
