@@ -12,6 +12,7 @@ import {
 import Sqlite from 'libsql';
 import type { Config } from '../config/config';
 import type { Database } from './schema';
+import { WalCheckpointer } from './wal-checkpointer';
 
 export type Db = Kysely<Database>;
 
@@ -21,7 +22,8 @@ async function createSqliteDialect(sqlitePath: string): Promise<Dialect> {
   database.exec('PRAGMA journal_mode = WAL');
   database.exec('PRAGMA busy_timeout = 5000');
   database.exec('PRAGMA synchronous = NORMAL');
-  return new SqliteDialect({ database: withStatementCache(database) });
+  const checkpointer = sqlitePath === ':memory:' ? null : new WalCheckpointer(sqlitePath, database);
+  return new SqliteDialect({ database: withStatementCache(database, checkpointer) });
 }
 
 const STATEMENT_CACHE_LIMIT = 1000;
@@ -30,19 +32,41 @@ const STATEMENT_CACHE_LIMIT = 1000;
  * Kysely prepares every query anew; the relay runs the same few statements on every request, and preparing
  * was 8–11% of its CPU (bench/README.md). Statements are reused per SQL text. Safe because Kysely's SQLite
  * driver runs one query at a time on its single connection, and SQLite re-prepares after schema changes.
+ * Whether a statement reads is kept with it (libsql asks the native side on every look), and a statement that
+ * writes tells the checkpointer.
  */
-function withStatementCache(database: Sqlite.Database): SqliteDatabase {
+function withStatementCache(
+  database: Sqlite.Database,
+  checkpointer: WalCheckpointer | null,
+): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>();
+  const written = checkpointer === null ? () => {} : () => checkpointer.written();
   return {
-    close: () => database.close(),
+    close: () => {
+      checkpointer?.stop();
+      database.close();
+    },
     prepare(sqlText: string): SqliteStatement {
       let statement = statements.get(sqlText);
       if (!statement) {
         if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
-        statement = database.prepare(sqlText);
+        statement = keptStatement(database.prepare(sqlText), written);
         statements.set(sqlText, statement);
       }
       return statement;
+    },
+  };
+}
+
+function keptStatement(statement: Sqlite.Statement, written: () => void): SqliteStatement {
+  return {
+    reader: statement.reader,
+    all: (parameters) => statement.all(parameters) as unknown[],
+    iterate: (parameters) => statement.iterate(parameters) as IterableIterator<unknown>,
+    run: (parameters) => {
+      const result = statement.run(parameters);
+      written();
+      return result;
     },
   };
 }
