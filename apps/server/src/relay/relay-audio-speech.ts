@@ -3,6 +3,7 @@ import { computeTokenCost } from '../billing/quota-cost';
 import { checkOptionalString } from '../protocols/openai-chat/openai-request-fields';
 import { buildJsonChannelRequest } from './build-upstream-request';
 import { callChannel } from './relay-attempts';
+import { writeOwnHead } from './relay-delivery';
 import { RelayError, relayErrors } from './relay-error';
 import { ClientGoneError, isClientGone, type RelayJob } from './relay-job';
 import { readOptionalString, requireModel, type RelayJsonBody } from './relay-request';
@@ -94,8 +95,7 @@ async function deliverAudio(
   const start = () => {
     if (isStarted) return;
     isStarted = true;
-    reply.hijack();
-    raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'content-type': contentType });
+    writeOwnHead(reply, { 'content-type': contentType });
     job.observation.firstByte();
   };
   const cut = { end: () => raw.destroy(), abandon: () => raw.destroy() };

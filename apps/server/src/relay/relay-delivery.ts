@@ -120,19 +120,28 @@ function holdStreamEnd(job: RelayJob, raw: ServerResponse, text: string): void {
   };
 }
 
-function startEventStream(reply: FastifyReply, contentType = 'text/event-stream; charset=utf-8'): void {
+/**
+ * Takes the answer over from Fastify and writes its head: the reply's headers (request id, nosniff, rate limits)
+ * with `added`. Copied and added to: V8 builds `{ ...headers, name: value }` on a slow path, and Node then
+ * reads that object slowly too (~8 µs per stream in all, against ~2.5).
+ */
+export function writeOwnHead(reply: FastifyReply, added: Readonly<Record<string, string>>): void {
   reply.hijack();
-  // The reply's headers (request id, nosniff) copied, then added to: V8 builds `{ ...headers, name: value }` on
-  // a slow path, and Node then reads that object slowly too (~8 µs per stream in all, against ~2.5).
   const headers: Record<string, string | number | string[] | undefined> = Object.assign(
     {},
     reply.getHeaders(),
   );
-  headers['content-type'] = contentType;
-  headers['cache-control'] = 'no-cache';
-  headers.connection = 'keep-alive';
-  headers['x-accel-buffering'] = 'no';
+  for (const name in added) headers[name] = added[name];
   reply.raw.writeHead(200, headers);
+}
+
+function startEventStream(reply: FastifyReply, contentType = 'text/event-stream; charset=utf-8'): void {
+  writeOwnHead(reply, {
+    'content-type': contentType,
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
 }
 
 /** A stream made at once from a whole answer (an upstream that answered JSON to a stream request). */
