@@ -11,6 +11,14 @@ import {
   type Settlement,
 } from './settlement-batch';
 import { findReleased } from './reservation-recovery';
+import { readUserForReminder } from './settlement-statements';
+
+interface UserForReminder {
+  id: number;
+  username: string;
+  email: string;
+  quota: number;
+}
 
 export type { Settlement } from './settlement-batch';
 
@@ -266,11 +274,15 @@ export class SettlementLedger {
     });
     const spenders = [...spentByUser].filter(([, spent]) => spent > 0).map(([userId]) => userId);
     if (spenders.length === 0) return;
-    const users = await this.db
-      .selectFrom('users')
-      .select(['id', 'username', 'email', 'quota'])
-      .where('id', 'in', spenders)
-      .execute();
+    // Mostly one spender per batch: its statement compiled once; several: one query for them all.
+    const users =
+      spenders.length === 1
+        ? (await this.db.executeQuery<UserForReminder>(readUserForReminder(this.db, spenders[0]))).rows
+        : await this.db
+            .selectFrom('users')
+            .select(['id', 'username', 'email', 'quota'])
+            .where('id', 'in', spenders)
+            .execute();
     for (const user of users) {
       const quota = Number(user.quota);
       const before = quota + (spentByUser.get(user.id) ?? 0);

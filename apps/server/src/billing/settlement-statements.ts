@@ -157,3 +157,9 @@ export function insertLogRow(db: Db, row: NewLogRow): CompiledQuery {
   const values = row as Record<string, unknown>;
   return { ...entry.compiled, parameters: entry.columns.map((column) => values[column]) };
 }
+
+/** The balance and address of one user whose balance a batch lowered (the quota reminder's check). */
+export const readUserForReminder = precompile(
+  (db, id: number) => db.selectFrom('users').select(['id', 'username', 'email', 'quota']).where('id', '=', id),
+  [ID],
+);

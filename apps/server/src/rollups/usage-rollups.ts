@@ -64,10 +64,14 @@ export function isRollupSource(row: { type: number }): boolean {
   return row.type === LogType.consume || row.type === LogType.error;
 }
 
+const ZERO_COUNTERS = Object.fromEntries(COUNTER_COLUMNS.map((column) => [column, 0])) as Record<
+  CounterColumn,
+  number
+>;
+
 function emptyRow(key: Pick<UsageRollupsTable, (typeof KEY_COLUMNS)[number]>): UsageRollupsTable {
-  const row = { ...key } as UsageRollupsTable;
-  for (const column of COUNTER_COLUMNS) row[column] = 0;
-  return row;
+  // One literal copy: setting 30-odd counters one by one on a spread object turned it into a slow dictionary.
+  return { ...key, ...ZERO_COUNTERS } as UsageRollupsTable;
 }
 
 /** Sums log rows into one rollup row per (bucket, user, key name, model, channel): the batch's upserts. */
