@@ -6,9 +6,9 @@ import type { PassThroughCapability, ProviderAdapter } from '../providers/provid
 import { withAnswerModel } from './answer-model';
 import { buildUpstreamRequest } from './build-upstream-request';
 import { prepareChannelCredentials } from './channel-credentials';
-import { callChannel, type AttemptOutcome } from './relay-attempts';
+import { callChannel, callChannelForWhole, type AttemptOutcome } from './relay-attempts';
 import {
-  deliverJson,
+  deliverJsonBody,
   deliverStream,
   deliverTranslatedJson,
   deliverWholeStream,
@@ -60,10 +60,13 @@ export async function attemptPassThrough(
       clientHeaders: call.clientHeaders,
     }),
   );
+  if (!call.isStream) {
+    const read = await callChannelForWhole(job, adapter, upstream);
+    return read.ok ? deliverJsonBody(job, call.reply, read.value, capability) : read;
+  }
   const called = await callChannel(job, adapter, upstream);
   if (!called.ok) return called;
   const response = called.value;
-  if (!call.isStream) return deliverJson(job, call.reply, response, capability);
   const options = { clientWantsUsage: call.chat.stream_options?.include_usage === true };
   if (headerText(response.headers, 'content-type').includes('json')) {
     // Some OpenAI-compatible servers ignore `stream: true` and answer JSON: send it as the stream asked for.
@@ -108,10 +111,13 @@ export async function attemptTranslated(
       clientHeaders: call.clientHeaders,
     }),
   );
+  const translator = withAnswerModel(adapter.translator, job.model);
+  if (!call.isStream) {
+    const read = await callChannelForWhole(job, adapter, upstream);
+    return read.ok ? deliverTranslatedJson(job, call.reply, read.value, translator, call.codec) : read;
+  }
   const called = await callChannel(job, adapter, upstream);
   if (!called.ok) return called;
-  const translator = withAnswerModel(adapter.translator, job.model);
-  if (!call.isStream) return deliverTranslatedJson(job, call.reply, called.value, translator, call.codec);
   const transcoder = createTranslatedTranscoder(
     translator.createStreamDecoder(),
     call.codec.createStreamEncoder(call.chat),

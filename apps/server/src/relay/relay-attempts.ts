@@ -15,6 +15,7 @@ import { RelayError, relayErrors } from './relay-error';
 import type { RelayChannel } from './channel-cache';
 import { ClientGoneError, isClientGone, noteFailedAttempt, type RelayJob } from './relay-job';
 import { readUpstreamBody, sendToChannel, type UpstreamResponse } from './upstream-call';
+import { sendUpstreamForWhole } from './whole-upstream-call';
 import {
   describeChannelSetupFailure,
   describeConnectionFailure,
@@ -83,10 +84,52 @@ export async function callChannel(
   job.attempt?.answered();
   if (response.statusCode >= 200 && response.statusCode < 300) return { ok: true, value: response };
   const body = await readUpstreamBody(response);
-  const details = adapter.readError(body, response.statusCode, response.headers);
-  const failure = describeUpstreamError(response.statusCode, details, failedChannelOf(job.channel));
-  if (response.statusCode === 429) failure.retryAfterMs = parseRetryAfter(response.headers, Date.now());
-  return { ok: false, failure };
+  return {
+    ok: false,
+    failure: describeErrorAnswer(job, adapter, response.statusCode, response.headers, body),
+  };
+}
+
+/** A non-2xx answer as the channel's failure, described by the adapter (the channel key scrubbed from it). */
+function describeErrorAnswer(
+  job: RelayJob,
+  adapter: ProviderAdapter,
+  statusCode: number,
+  headers: UpstreamResponse['headers'],
+  body: Buffer,
+): UpstreamFailure {
+  const details = adapter.readError(body, statusCode, headers);
+  const failure = describeUpstreamError(statusCode, details, failedChannelOf(job.channel));
+  if (statusCode === 429) failure.retryAfterMs = parseRetryAfter(headers, Date.now());
+  return failure;
+}
+
+/**
+ * callChannel for an answer used whole (a JSON answer): its body, or the failure its error answer describes.
+ * Read without a body stream over the HTTP pools (whole-upstream-call.ts); an adapter's own transport hands back
+ * a stream, read the usual way. A body cut short throws, like a connection that fails before the answer.
+ */
+export async function callChannelForWhole(
+  job: RelayJob,
+  adapter: ProviderAdapter,
+  upstream: UpstreamRequest,
+): Promise<AttemptOutcome<Buffer>> {
+  if (adapter.transport) {
+    const called = await callChannel(job, adapter, upstream);
+    return called.ok ? { ok: true, value: await readUpstreamBody(called.value) } : called;
+  }
+  const signal = job.attempt?.signal ?? job.abort;
+  if (signal.isAborted) {
+    if (isClientGone(job)) throw new ClientGoneError();
+    throw new Error('The attempt was cut before its request was sent');
+  }
+  const watch = job.attempt;
+  const response = await sendUpstreamForWhole(job.runtime, upstream, signal, () => watch?.answered());
+  if (response.statusCode >= 200 && response.statusCode < 300) return { ok: true, value: response.body };
+  return {
+    ok: false,
+    failure: describeErrorAnswer(job, adapter, response.statusCode, response.headers, response.body),
+  };
 }
 
 /** What an attempt threw, as a failure of the channel it was made on. */

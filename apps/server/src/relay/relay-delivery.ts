@@ -55,7 +55,18 @@ export async function deliverJson<Input>(
 ): Promise<AttemptOutcome<Delivered>> {
   const read = await readWholeAnswer(job, response);
   if (!read.ok) return read;
-  const answer = capability.readResponse(read.value, input);
+  return deliverJsonBody(job, reply, read.value, capability, input);
+}
+
+/** deliverJson for a body read already (callChannelForWhole). */
+export function deliverJsonBody<Input>(
+  job: RelayJob,
+  reply: FastifyReply,
+  body: Buffer,
+  capability: Pick<JsonCapability<Input>, 'readResponse'>,
+  input?: Input,
+): AttemptOutcome<Delivered> {
+  const answer = capability.readResponse(body, input);
   holdWholeAnswer(job, reply, answer.body);
   return {
     ok: true,
@@ -72,17 +83,15 @@ export async function deliverJson<Input>(
   };
 }
 
-/** A whole vendor answer translated into the client's protocol. */
-export async function deliverTranslatedJson(
+/** A whole vendor answer (read by callChannelForWhole) translated into the client's protocol. */
+export function deliverTranslatedJson(
   job: RelayJob,
   reply: FastifyReply,
-  response: UpstreamResponse,
+  body: Buffer,
   translator: Pick<ChatTranslator, 'readResponse'>,
   codec: IngressCodec,
-): Promise<AttemptOutcome<Delivered>> {
-  const read = await readWholeAnswer(job, response);
-  if (!read.ok) return read;
-  const { completion, usage } = translator.readResponse(read.value);
+): AttemptOutcome<Delivered> {
+  const { completion, usage } = translator.readResponse(body);
   holdWholeAnswer(job, reply, codec.encodeAnswer(completion));
   return {
     ok: true,

@@ -48,7 +48,7 @@ const splitUrls = new Map<string, { origin: string; path: string }>();
 const MAX_SPLIT_URLS = 1000;
 
 /** Upstream URLs repeat (one per channel and endpoint): parse each once instead of on every request. */
-function splitUrl(url: string): { origin: string; path: string } {
+export function splitUrl(url: string): { origin: string; path: string } {
   let split = splitUrls.get(url);
   if (!split) {
     const parsed = new URL(url);

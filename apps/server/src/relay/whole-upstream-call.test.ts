@@ -1,0 +1,87 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent } from '../http/undici-client';
+import { ClientAbort } from './client-abort';
+import type { RelayRuntime } from './relay-runtime';
+import { sendUpstreamForWhole } from './whole-upstream-call';
+
+let server: Server;
+let origin: string;
+/** what the stand-in upstream does with the next request */
+let answer: (response: ServerResponse) => void = () => undefined;
+let closedEarly = 0;
+const dispatcher = new Agent({ keepAliveTimeout: 1000 });
+const runtime = { context: { config: { relayTimeoutSeconds: 5 } }, dispatcher } as unknown as RelayRuntime;
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    request.resume();
+    response.once('close', () => {
+      if (!response.writableFinished) closedEarly += 1;
+    });
+    request.once('end', () => answer(response));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await dispatcher.close();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const send = (signal = new ClientAbort(), onAnswered = () => undefined) =>
+  sendUpstreamForWhole(
+    runtime,
+    { url: `${origin}/v1/chat/completions`, headers: { 'content-type': 'application/json' }, body: '{}' },
+    signal,
+    onAnswered,
+  );
+
+describe('sendUpstreamForWhole', () => {
+  it('answers the status, the headers and the whole body, however many writes it came in', async () => {
+    answer = (response) => {
+      response.writeHead(201, { 'content-type': 'application/json', 'x-upstream': 'yes' });
+      response.write('{"a":');
+      setTimeout(() => response.end('1}'), 5);
+    };
+    let answeredAt = 0;
+    const whole = await send(new ClientAbort(), () => (answeredAt = Date.now()));
+    expect(whole.statusCode).toBe(201);
+    expect(whole.headers['x-upstream']).toBe('yes');
+    expect(whole.body.toString()).toBe('{"a":1}');
+    expect(answeredAt).toBeGreaterThan(0);
+  });
+
+  it('answers an error status as an answer, with its body', async () => {
+    answer = (response) => {
+      response.writeHead(429, { 'retry-after': '1' });
+      response.end('{"error":{"message":"slow down"}}');
+    };
+    const whole = await send();
+    expect(whole.statusCode).toBe(429);
+    expect(whole.headers['retry-after']).toBe('1');
+    expect(whole.body.toString()).toContain('slow down');
+  });
+
+  it('rejects when the body stops before its end', async () => {
+    answer = (response) => {
+      response.writeHead(200, { 'content-length': '100' });
+      response.write('{"partial":');
+      setTimeout(() => response.destroy(), 5);
+    };
+    await expect(send()).rejects.toThrow();
+  });
+
+  it('cancels the upstream call when the client leaves while it waits, and rejects at once', async () => {
+    answer = () => undefined;
+    const before = closedEarly;
+    const signal = new ClientAbort();
+    const sent = send(signal);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    signal.abort();
+    await expect(sent).rejects.toThrow('cancelled');
+    await expect.poll(() => closedEarly).toBe(before + 1);
+  });
+});
