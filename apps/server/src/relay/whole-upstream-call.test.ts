@@ -31,7 +31,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const send = (signal = new ClientAbort(), onAnswered = () => undefined) =>
+const send = (signal = new ClientAbort(), onAnswered: () => void = () => undefined) =>
   sendUpstreamForWhole(
     runtime,
     { url: `${origin}/v1/chat/completions`, headers: { 'content-type': 'application/json' }, body: '{}' },
