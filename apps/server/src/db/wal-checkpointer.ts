@@ -10,34 +10,41 @@ const STOP_WAIT_MS = 2_000;
 /** SQLite's own default, used again when no thread can be started. */
 const AUTOCHECKPOINT_PAGES = 1000;
 
+/** Slots of the shared Int32Array between the main thread and the checkpoint thread. */
+const WRITTEN = 0;
+const STOP = 1;
+const CLOSED = 2;
+
 /**
- * The thread's code (CommonJS, evaluated): its own connection to the same file, a PASSIVE checkpoint on each
- * message — it copies what the readers allow and never waits for or blocks a writer — and its end after
- * IDLE_EXIT_MS without one. `stop` closes the connection and says so through the shared flag.
+ * The thread's code (CommonJS, evaluated): its own connection to the same file; it sleeps until the main
+ * thread flags a write (Atomics, no message and no timer on the main thread), lets CHECKPOINT_DELAY_MS of
+ * writes gather, clears the flag and runs a PASSIVE checkpoint — it copies what the readers allow and never
+ * waits for or blocks a writer. After IDLE_EXIT_MS without a write it ends. A failed checkpoint is reported.
  */
 const THREAD_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.libsqlPath);
+const flags = new Int32Array(workerData.flags);
 const database = new Database(workerData.path);
 const checkpoint = database.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-const stopped = new Int32Array(workerData.stopped);
-let idle = setTimeout(() => process.exit(0), workerData.idleExitMs);
-parentPort.on('message', (message) => {
-  if (message === 'stop') {
-    database.close();
-    Atomics.store(stopped, 0, 1);
-    Atomics.notify(stopped, 0);
-    process.exit(0);
-  }
-  clearTimeout(idle);
-  idle = setTimeout(() => process.exit(0), workerData.idleExitMs);
+const pause = new Int32Array(new SharedArrayBuffer(4));
+for (;;) {
+  Atomics.wait(flags, ${WRITTEN}, 0, workerData.idleExitMs);
+  if (Atomics.load(flags, ${STOP}) === 1) break;
+  if (Atomics.load(flags, ${WRITTEN}) === 0) break;
+  Atomics.wait(pause, 0, 0, workerData.delayMs);
+  if (Atomics.load(flags, ${STOP}) === 1) break;
+  Atomics.store(flags, ${WRITTEN}, 0);
   try {
     checkpoint.get();
-    parentPort.postMessage('done');
   } catch (error) {
     parentPort.postMessage('failed: ' + (error && error.message));
+    break;
   }
-});
+}
+database.close();
+Atomics.store(flags, ${CLOSED}, 1);
+Atomics.notify(flags, ${CLOSED});
 `;
 
 interface MainConnection {
@@ -54,53 +61,40 @@ interface MainConnection {
  */
 export class WalCheckpointer {
   private worker: Worker | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private isRunning = false;
-  private isAgain = false;
+  private flags = new Int32Array(new SharedArrayBuffer(12));
   private isStopped = false;
   private isFallenBack = false;
-  private stoppedFlag = new Int32Array(new SharedArrayBuffer(4));
 
   constructor(
     private readonly path: string,
     private readonly main: MainConnection,
     private readonly warn: (message: string) => void = (message) => console.warn(message),
+    private readonly idleExitMs = IDLE_EXIT_MS,
   ) {
     main.exec('PRAGMA wal_autocheckpoint = 0');
   }
 
-  /** A commit wrote to the WAL: a checkpoint follows within CHECKPOINT_DELAY_MS. */
+  /** A statement wrote to the WAL: the thread checkpoints within CHECKPOINT_DELAY_MS. One atomic read mostly. */
   written(): void {
-    if (this.timer !== null || this.isStopped || this.isFallenBack) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.request();
-    }, CHECKPOINT_DELAY_MS);
-    this.timer.unref();
+    if (Atomics.load(this.flags, WRITTEN) === 1 || this.isStopped || this.isFallenBack) return;
+    Atomics.store(this.flags, WRITTEN, 1);
+    if (this.worker === null) this.start();
+    else Atomics.notify(this.flags, WRITTEN);
   }
 
-  private request(): void {
-    if (this.isRunning) {
-      this.isAgain = true;
-      return;
-    }
-    const worker = this.worker ?? this.start();
-    if (worker === null) return;
-    this.isRunning = true;
-    worker.postMessage('checkpoint');
-  }
-
-  private start(): Worker | null {
+  private start(): void {
+    const flags = new Int32Array(new SharedArrayBuffer(12));
+    flags[WRITTEN] = 1;
     let worker: Worker;
     try {
-      this.stoppedFlag = new Int32Array(new SharedArrayBuffer(4));
       worker = new Worker(THREAD_CODE, {
         eval: true,
         workerData: {
           libsqlPath: createRequire(import.meta.url).resolve('libsql'),
           path: this.path,
-          idleExitMs: IDLE_EXIT_MS,
-          stopped: this.stoppedFlag.buffer,
+          flags: flags.buffer,
+          delayMs: CHECKPOINT_DELAY_MS,
+          idleExitMs: this.idleExitMs,
         },
         // A checkpoint allocates next to nothing: a small heap keeps the thread's memory small.
         resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
@@ -109,29 +103,19 @@ export class WalCheckpointer {
       });
     } catch (error) {
       this.fallBack(`could not start the checkpoint thread (${String(error)})`);
-      return null;
+      return;
     }
+    this.flags = flags;
+    this.worker = worker;
     worker.unref();
-    worker.on('message', (message: string) => {
-      this.isRunning = false;
-      if (message !== 'done') this.fallBack(`a checkpoint in its thread ${message}`);
-      else if (this.isAgain) {
-        this.isAgain = false;
-        this.written();
-      }
-    });
+    worker.on('message', (message: string) => this.fallBack(`a checkpoint in its thread ${message}`));
     worker.on('error', (error) => this.fallBack(`the checkpoint thread failed (${error.message})`));
     worker.on('exit', () => {
       if (this.worker !== worker) return;
       this.worker = null;
-      // Ended while a checkpoint was asked for (it had just timed out): the next write asks again.
-      if (this.isRunning) {
-        this.isRunning = false;
-        this.written();
-      }
+      // Ended for want of writes just as one came: a thread of its own for it.
+      if (Atomics.load(flags, WRITTEN) === 1 && !this.isStopped && !this.isFallenBack) this.start();
     });
-    this.worker = worker;
-    return worker;
   }
 
   private fallBack(reason: string): void {
@@ -143,15 +127,20 @@ export class WalCheckpointer {
     this.worker = null;
   }
 
-  /** Ends the thread after it closed its connection, so closing the main one can fold the WAL in. */
+  /** Is a checkpoint thread running (for tests)? */
+  get hasThread(): boolean {
+    return this.worker !== null;
+  }
+
+  /** Ends the thread after it closed its connection, so the main one closes last. */
   stop(): void {
     this.isStopped = true;
-    if (this.timer !== null) clearTimeout(this.timer);
     const worker = this.worker;
     this.worker = null;
     if (worker === null) return;
-    worker.postMessage('stop');
-    Atomics.wait(this.stoppedFlag, 0, 0, STOP_WAIT_MS);
+    Atomics.store(this.flags, STOP, 1);
+    Atomics.notify(this.flags, WRITTEN);
+    Atomics.wait(this.flags, CLOSED, 0, STOP_WAIT_MS);
     void worker.terminate();
   }
 }
