@@ -22,9 +22,17 @@ export function precompile<Args extends readonly unknown[]>(
       compiledByDb.set(db, entry);
     }
     const { compiled, slots } = entry;
-    return {
-      ...compiled,
-      parameters: slots.map((slot, index) => (slot < 0 ? compiled.parameters[index] : args[slot])),
-    };
+    return withParameters(
+      compiled,
+      slots.map((slot, index) => (slot < 0 ? compiled.parameters[index] : args[slot])),
+    );
   };
+}
+
+/**
+ * `compiled` with other parameters. Written out field by field: in Node 20, a spread followed by more fields
+ * (`{ ...compiled, parameters }`) takes V8's slow path (~0.5–1 µs), and this runs for every statement.
+ */
+export function withParameters(compiled: CompiledQuery, parameters: readonly unknown[]): CompiledQuery {
+  return { query: compiled.query, queryId: compiled.queryId, sql: compiled.sql, parameters };
 }

@@ -129,7 +129,7 @@ export async function applySettlements(
         settleTokenWhole(db, tokenId, difference, used, indexes.length, accessedTime),
       );
       if (Number(settled.numAffectedRows ?? 0) === 1) continue;
-      const costs = indexes.map((index) => ({ ...batch[index], cost: charged[index] }));
+      const costs = indexes.map((index) => ({ cost: charged[index], reserved: batch[index].reserved }));
       await settleBalance(
         db,
         trx,

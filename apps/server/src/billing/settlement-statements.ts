@@ -1,7 +1,7 @@
 import type { CompiledQuery } from 'kysely';
 import type { Db } from '../db/database';
 import type { NewLogRow } from '../db/schema';
-import { precompile } from './precompiled-query';
+import { precompile, withParameters } from './precompiled-query';
 
 /**
  * The settlement's statements, compiled once per database (billing/precompiled-query.ts): with group commit a
@@ -155,7 +155,10 @@ export function insertLogRow(db: Db, row: NewLogRow): CompiledQuery {
     byColumns.set(key, entry);
   }
   const values = row as Record<string, unknown>;
-  return { ...entry.compiled, parameters: entry.columns.map((column) => values[column]) };
+  return withParameters(
+    entry.compiled,
+    entry.columns.map((column) => values[column]),
+  );
 }
 
 /** The balance and address of one user whose balance a batch lowered (the quota reminder's check). */

@@ -40,7 +40,7 @@ function withStatementCache(
   checkpointer: WalCheckpointer | null,
 ): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>();
-  const written = checkpointer === null ? () => {} : () => checkpointer.written();
+  const writes = { isPending: false, tell: () => checkpointer?.written() };
   return {
     close: () => {
       checkpointer?.stop();
@@ -50,7 +50,7 @@ function withStatementCache(
       let statement = statements.get(sqlText);
       if (!statement) {
         if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
-        statement = keptStatement(database.prepare(sqlText), written);
+        statement = keptStatement(database.prepare(sqlText), sqlText, writes);
         statements.set(sqlText, statement);
       }
       return statement;
@@ -58,14 +58,43 @@ function withStatementCache(
   };
 }
 
-function keptStatement(statement: Sqlite.Statement, written: () => void): SqliteStatement {
+interface WriteTracker {
+  /** a statement changed rows since the last commit told the checkpointer */
+  isPending: boolean;
+  tell: () => void;
+}
+
+/**
+ * A statement that changed rows tells the checkpointer, and so does the COMMIT after it (the checkpoint may
+ * have run while the transaction was still open); a write with RETURNING runs as a reader and tells it when
+ * it answered rows. Statements that change nothing (an UPDATE matching no row, the periodic jobs' idle rounds)
+ * do not, so an idle server lets the checkpoint thread end.
+ */
+function keptStatement(statement: Sqlite.Statement, sqlText: string, writes: WriteTracker): SqliteStatement {
+  const isCommit = /^\s*commit\b/i.test(sqlText);
+  const isReturningWrite = statement.reader && /^\s*(insert|update|delete|replace)\b/i.test(sqlText);
   return {
     reader: statement.reader,
-    all: (parameters) => statement.all(parameters) as unknown[],
+    all: (parameters) => {
+      const rows = statement.all(parameters) as unknown[];
+      if (isReturningWrite && rows.length > 0) {
+        writes.isPending = true;
+        writes.tell();
+      }
+      return rows;
+    },
     iterate: (parameters) => statement.iterate(parameters) as IterableIterator<unknown>,
     run: (parameters) => {
       const result = statement.run(parameters);
-      written();
+      if (isCommit) {
+        if (writes.isPending) {
+          writes.isPending = false;
+          writes.tell();
+        }
+      } else if (Number(result.changes) > 0) {
+        writes.isPending = true;
+        writes.tell();
+      }
       return result;
     },
   };

@@ -67,28 +67,48 @@ describe('WAL checkpoints in a thread of their own', () => {
     reopened.close();
   });
 
-  it('ends its thread when writes stop, and starts another with the next write', async () => {
+  it('ends its thread when writes stop, and starts another when writes come in numbers', async () => {
     const file = tempFile();
     const main = new Sqlite(file);
     main.exec('PRAGMA journal_mode = WAL');
     main.exec('CREATE TABLE filler (id INTEGER PRIMARY KEY, body TEXT)');
-    const checkpointer = new WalCheckpointer(file, main, () => {}, 500);
+    const checkpointer = new WalCheckpointer(file, main, () => {}, { idleExitMs: 500, trickleMs: 60_000 });
     const write = () => {
       main.prepare('INSERT INTO filler (body) VALUES (?)').run('x'.repeat(2000));
       checkpointer.written();
     };
-    write();
+    for (let index = 0; index < 100; index += 1) write();
     expect(checkpointer.hasThread).toBe(true);
     for (let waited = 0; checkpointer.hasThread && waited < 5_000; waited += 100) await sleep(100);
     expect(checkpointer.hasThread).toBe(false);
     // Only a checkpoint makes the database file itself grow.
     const sizeBefore = statSync(file).size;
-    for (let index = 0; index < 50; index += 1) write();
+    for (let index = 0; index < 100; index += 1) write();
     expect(checkpointer.hasThread).toBe(true);
     await sleep(700);
-    expect(statSync(file).size).toBeGreaterThan(sizeBefore + 50 * 2000);
+    expect(statSync(file).size).toBeGreaterThan(sizeBefore + 100 * 2000);
     checkpointer.stop();
     expect(checkpointer.hasThread).toBe(false);
+    main.close();
+  });
+
+  it('checkpoints a trickle of writes on the main connection, without a thread', async () => {
+    const file = tempFile();
+    const main = new Sqlite(file);
+    main.exec('PRAGMA journal_mode = WAL');
+    main.exec('CREATE TABLE filler (id INTEGER PRIMARY KEY, body TEXT)');
+    const checkpointer = new WalCheckpointer(file, main, () => {}, { idleExitMs: 30_000, trickleMs: 300 });
+    const sizeBefore = statSync(file).size;
+    for (let index = 0; index < 5; index += 1) {
+      main.prepare('INSERT INTO filler (body) VALUES (?)').run('x'.repeat(2000));
+      checkpointer.written();
+    }
+    expect(checkpointer.hasThread).toBe(false);
+    expect(statSync(file).size).toBe(sizeBefore);
+    await sleep(600);
+    expect(statSync(file).size).toBeGreaterThan(sizeBefore + 5 * 2000);
+    expect(checkpointer.hasThread).toBe(false);
+    checkpointer.stop();
     main.close();
   });
 
@@ -102,7 +122,7 @@ describe('WAL checkpoints in a thread of their own', () => {
       warnings.push(message),
     );
     expect(main.prepare('PRAGMA wal_autocheckpoint').get()).toMatchObject({ wal_autocheckpoint: 0 });
-    checkpointer.written();
+    for (let index = 0; index < 100; index += 1) checkpointer.written();
     for (let waited = 0; warnings.length === 0 && waited < 5_000; waited += 100) await sleep(100);
     expect(warnings[0]).toMatch(/checkpoints run on the main connection again/);
     expect(main.prepare('PRAGMA wal_autocheckpoint').get()).toMatchObject({ wal_autocheckpoint: 1000 });

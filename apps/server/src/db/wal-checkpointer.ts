@@ -5,6 +5,10 @@ import { Worker } from 'node:worker_threads';
 const CHECKPOINT_DELAY_MS = 250;
 /** A thread with nothing to do for this long ends (its memory goes back); the next write starts another. */
 const IDLE_EXIT_MS = 30_000;
+/** Writes that start a thread; fewer (start-up, a trickle) are checkpointed on the main connection instead. */
+const START_AFTER_WRITES = 64;
+/** How long a trickle of writes waits for its checkpoint on the main connection (a small WAL: quick). */
+const TRICKLE_CHECKPOINT_MS = 5_000;
 /** How long closing the database waits for the thread to close its own connection. */
 const STOP_WAIT_MS = 2_000;
 /** SQLite's own default, used again when no thread can be started. */
@@ -54,32 +58,67 @@ interface MainConnection {
 /**
  * Moves SQLite's WAL checkpoints off the event loop. With automatic checkpoints, every thousandth page a commit
  * also copied the WAL into the database file and fsynced both — 0.4 to 13 ms measured, on the relay's thread,
- * every 30 or so requests: the p99 of a lone client. Here the main connection never checkpoints; a worker
- * thread with its own connection does, CHECKPOINT_DELAY_MS after writes, and ends when writes stop (so an idle
- * server holds no thread). The durability is SQLite's own (synchronous=NORMAL: the checkpoint fsyncs). When no
- * thread can be started or a checkpoint fails, the main connection checkpoints by itself again.
+ * every 30 or so requests: the p99 of a lone client. Here the main connection checkpoints only a trickle of
+ * writes; under load a worker thread with its own connection does, CHECKPOINT_DELAY_MS after writes, and ends
+ * when writes stop (so an idle server holds no thread: ~10 MB). The durability is SQLite's own
+ * (synchronous=NORMAL: the checkpoint fsyncs). When no thread can be started or a checkpoint in it fails, the
+ * main connection checkpoints by itself again.
  */
 export class WalCheckpointer {
   private worker: Worker | null = null;
   private flags = new Int32Array(new SharedArrayBuffer(12));
   private isStopped = false;
   private isFallenBack = false;
+  /** writes since the last checkpoint while no thread runs */
+  private pendingWrites = 0;
+  private trickleTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly path: string,
     private readonly main: MainConnection,
     private readonly warn: (message: string) => void = (message) => console.warn(message),
-    private readonly idleExitMs = IDLE_EXIT_MS,
+    private readonly timing = { idleExitMs: IDLE_EXIT_MS, trickleMs: TRICKLE_CHECKPOINT_MS },
   ) {
     main.exec('PRAGMA wal_autocheckpoint = 0');
   }
 
-  /** A statement wrote to the WAL: the thread checkpoints within CHECKPOINT_DELAY_MS. One atomic read mostly. */
+  /**
+   * A statement wrote to the WAL. With the thread running: it checkpoints within CHECKPOINT_DELAY_MS (one
+   * atomic read, mostly). Without: the START_AFTER_WRITES-th write starts it; until then the main connection
+   * checkpoints the few writes TRICKLE_CHECKPOINT_MS later, so an idle or lightly used server holds no thread.
+   */
   written(): void {
-    if (Atomics.load(this.flags, WRITTEN) === 1 || this.isStopped || this.isFallenBack) return;
-    Atomics.store(this.flags, WRITTEN, 1);
-    if (this.worker === null) this.start();
-    else Atomics.notify(this.flags, WRITTEN);
+    if (this.isStopped || this.isFallenBack) return;
+    if (this.worker !== null) {
+      if (Atomics.load(this.flags, WRITTEN) === 1) return;
+      Atomics.store(this.flags, WRITTEN, 1);
+      Atomics.notify(this.flags, WRITTEN);
+      return;
+    }
+    this.pendingWrites += 1;
+    if (this.pendingWrites >= START_AFTER_WRITES) {
+      this.pendingWrites = 0;
+      this.cancelTrickle();
+      this.start();
+      return;
+    }
+    if (this.trickleTimer !== null) return;
+    this.trickleTimer = setTimeout(() => {
+      this.trickleTimer = null;
+      if (this.worker !== null || this.pendingWrites === 0 || this.isStopped) return;
+      this.pendingWrites = 0;
+      try {
+        this.main.exec('PRAGMA wal_checkpoint(PASSIVE)');
+      } catch (error) {
+        this.warn(`SQLite: a checkpoint failed (${String(error)}); the next writes try again`);
+      }
+    }, this.timing.trickleMs);
+    this.trickleTimer.unref();
+  }
+
+  private cancelTrickle(): void {
+    if (this.trickleTimer !== null) clearTimeout(this.trickleTimer);
+    this.trickleTimer = null;
   }
 
   private start(): void {
@@ -94,7 +133,7 @@ export class WalCheckpointer {
           path: this.path,
           flags: flags.buffer,
           delayMs: CHECKPOINT_DELAY_MS,
-          idleExitMs: this.idleExitMs,
+          idleExitMs: this.timing.idleExitMs,
         },
         // A checkpoint allocates next to nothing: a small heap keeps the thread's memory small.
         resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
@@ -113,8 +152,8 @@ export class WalCheckpointer {
     worker.on('exit', () => {
       if (this.worker !== worker) return;
       this.worker = null;
-      // Ended for want of writes just as one came: a thread of its own for it.
-      if (Atomics.load(flags, WRITTEN) === 1 && !this.isStopped && !this.isFallenBack) this.start();
+      // Ended for want of writes just as one came: it counts as a write of its own.
+      if (Atomics.load(flags, WRITTEN) === 1) this.written();
     });
   }
 
@@ -135,6 +174,7 @@ export class WalCheckpointer {
   /** Ends the thread after it closed its connection, so the main one closes last. */
   stop(): void {
     this.isStopped = true;
+    this.cancelTrickle();
     const worker = this.worker;
     this.worker = null;
     if (worker === null) return;

@@ -3,6 +3,7 @@ import { MysqlAdapter, sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { Database, UsageRollupsTable } from '../db/schema';
 import { LATENCY_BUCKET_COLUMNS, TTFT_BUCKET_COLUMNS, latencyBucketOf } from './latency-histogram';
 import { ROLLUP_TABLES, bucketStartOf, type RollupGranularity, type RollupTable } from './rollup-buckets';
+import { withParameters } from '../billing/precompiled-query';
 
 /** The log fields a rollup reads: consumption rows count as requests, error rows as failed requests. */
 export interface RollupSource {
@@ -194,7 +195,10 @@ function oneRowUpsert(db: Kysely<Database>, table: RollupTable, row: UsageRollup
     byTable.set(table, entry);
   }
   const values = ROW_COLUMNS.map((column) => row[column]);
-  return { ...entry.compiled, parameters: entry.slots.map((slot) => values[slot]) };
+  return withParameters(
+    entry.compiled,
+    entry.slots.map((slot) => values[slot]),
+  );
 }
 
 /**
