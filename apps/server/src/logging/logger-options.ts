@@ -22,8 +22,13 @@ export function formatRequestLine(log: Record<string, unknown>): string {
   return details.length === 0 ? line : `${line} (${details.join(', ')})`;
 }
 
-/** JSON lines are written once this many bytes wait, or every FLUSH_MS, whichever comes first. */
-const BUFFER_BYTES = 8192;
+/**
+ * JSON lines are written once this many bytes wait, or every FLUSH_MS, whichever comes first; each write holds
+ * whole lines and at most PIPE_BUF bytes, so the lines of several processes sharing one pipe (WORKERS) never
+ * interleave within a line.
+ */
+const BUFFER_BYTES = 3584;
+const PIPE_BUF = 4096;
 const FLUSH_MS = 200;
 
 /**
@@ -36,6 +41,7 @@ function bufferedDestination(fd: number): pino.DestinationStream {
     dest: fd,
     sync: true,
     minLength: BUFFER_BYTES,
+    maxWrite: PIPE_BUF,
     // sonic-boom's own timer writes what waits (no fsync, unlike flushSync)
     periodicFlush: FLUSH_MS,
   });
