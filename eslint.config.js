@@ -7,7 +7,8 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 
 // The import plugin's TypeScript settings (read .ts files when following imports), with its resolver replaced by
 // one that resolves as tsc does, from the server's and the shared package's tsconfig.
-const { 'import-x/resolver': _defaultResolver, ...importXTypeScriptSettings } = importX.flatConfigs.typescript.settings;
+const { 'import-x/resolver': _defaultResolver, ...importXTypeScriptSettings } =
+  importX.flatConfigs.typescript.settings;
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**'] },

@@ -90,7 +90,15 @@ export async function runComparison(options: CompareOptions): Promise<string> {
         readPeakRssMb(gateways[index].child.pid).toFixed(0),
       ];
     });
-    const header = ['variant', 'requests', 'CPU µs/req', '× first', 'per round', 'p99 ms per round', 'lifetime peak RSS MB'];
+    const header = [
+      'variant',
+      'requests',
+      'CPU µs/req',
+      '× first',
+      'per round',
+      'p99 ms per round',
+      'lifetime peak RSS MB',
+    ];
     return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
   } finally {
     await Promise.all(gateways.map((gateway) => gateway.stop()));

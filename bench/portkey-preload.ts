@@ -20,7 +20,12 @@ Object.defineProperty = function defineProperty<T>(
   descriptor: PropertyDescriptor & ThisType<unknown>,
 ): T {
   const value: unknown = descriptor.value;
-  if (target === globalThis && key === 'Response' && typeof value === 'function' && value !== NativeResponse) {
+  if (
+    target === globalThis &&
+    key === 'Response' &&
+    typeof value === 'function' &&
+    value !== NativeResponse
+  ) {
     const Lightweight = value as typeof Response;
     class CopiedHeadersResponse extends Lightweight {
       constructor(body?: ConstructorParameters<typeof Response>[0], init?: ResponseInit) {

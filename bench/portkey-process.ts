@@ -17,7 +17,10 @@ export interface Portkey {
 
 function portkeyEntry(): string {
   const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve('@portkey-ai/gateway/package.json')), 'build/start-server.js');
+  return path.join(
+    path.dirname(require.resolve('@portkey-ai/gateway/package.json')),
+    'build/start-server.js',
+  );
 }
 
 async function waitForPort(url: string, child: BenchChild, timeoutMs: number): Promise<void> {

@@ -66,9 +66,7 @@ export async function runProfile(options: {
     const sections: string[] = [];
     for (const mode of options.modes) {
       for (const connections of options.concurrencies) {
-        sections.push(
-          await profileMode(mock.url, mode, options.seconds, options.warmupSeconds, connections),
-        );
+        sections.push(await profileMode(mock.url, mode, options.seconds, options.warmupSeconds, connections));
       }
     }
     const report = sections.join('\n\n');

@@ -101,7 +101,9 @@ function verdicts(results: CellResult[], idleRss: IdleRss): Verdict[] {
   if (toFloor.length > 0) {
     list.push({
       target: `CPU per request ≤ ${TARGETS.cpuRatioToFloor} × floor, every cell`,
-      measured: toFloor.map(({ r, value }) => `${r.mode} c=${r.connections}: ${value.toFixed(2)}×`).join(', '),
+      measured: toFloor
+        .map(({ r, value }) => `${r.mode} c=${r.connections}: ${value.toFixed(2)}×`)
+        .join(', '),
       isMet: Math.max(...toFloor.map(({ value }) => value)) <= TARGETS.cpuRatioToFloor,
     });
   }
@@ -189,15 +191,7 @@ export function formatSideBySide(results: CellResult[], idleRss: IdleRss): strin
   const idle = PROXIES.map((name) => number(idleRss[name], 0)).join(' / ');
   return [
     table([
-      [
-        'answer',
-        'c',
-        'CPU µs/req',
-        'p99 ms',
-        'stream TTFB p99 ms',
-        'event-loop delay p99 ms',
-        'peak RSS MB',
-      ],
+      ['answer', 'c', 'CPU µs/req', 'p99 ms', 'stream TTFB p99 ms', 'event-loop delay p99 ms', 'peak RSS MB'],
       ...rows,
     ]),
     '',

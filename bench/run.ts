@@ -169,8 +169,7 @@ try {
       modes: args.mode ? [args.mode as Mode] : MODES,
       concurrencies: args.concurrency ? concurrencies : [PROFILE_CONNECTIONS],
     });
-  }
-  else if (args.memory) {
+  } else if (args.memory) {
     const variants = args.compare?.split(',') ?? [
       serverRoot(),
       `${serverRoot()}|ApproximateTokenEnabled=true`,

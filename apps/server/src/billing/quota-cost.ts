@@ -20,7 +20,10 @@ export function freshPromptTokens(usage: TokenUsage): number {
 
 /** The text completion tokens (reasoning included): the completion less its audio and image tokens. */
 export function textCompletionTokens(usage: TokenUsage): number {
-  return Math.max(0, usage.completionTokens - (usage.audioOutputTokens ?? 0) - (usage.imageOutputTokens ?? 0));
+  return Math.max(
+    0,
+    usage.completionTokens - (usage.audioOutputTokens ?? 0) - (usage.imageOutputTokens ?? 0),
+  );
 }
 
 /**

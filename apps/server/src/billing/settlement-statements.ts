@@ -163,6 +163,7 @@ export function insertLogRow(db: Db, row: NewLogRow): CompiledQuery {
 
 /** The balance and address of one user whose balance a batch lowered (the quota reminder's check). */
 export const readUserForReminder = precompile(
-  (db, id: number) => db.selectFrom('users').select(['id', 'username', 'email', 'quota']).where('id', '=', id),
+  (db, id: number) =>
+    db.selectFrom('users').select(['id', 'username', 'email', 'quota']).where('id', '=', id),
   [ID],
 );

@@ -35,10 +35,7 @@ const STATEMENT_CACHE_LIMIT = 1000;
  * Whether a statement reads is kept with it (libsql asks the native side on every look), and a statement that
  * writes tells the checkpointer.
  */
-function withStatementCache(
-  database: Sqlite.Database,
-  checkpointer: WalCheckpointer | null,
-): SqliteDatabase {
+function withStatementCache(database: Sqlite.Database, checkpointer: WalCheckpointer | null): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>();
   const writes = { isPending: false, tell: () => checkpointer?.written() };
   return {

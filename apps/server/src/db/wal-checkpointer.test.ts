@@ -118,8 +118,10 @@ describe('WAL checkpoints in a thread of their own', () => {
     main.exec('PRAGMA journal_mode = WAL');
     const warnings: string[] = [];
     // A path the thread cannot open: its connection fails, the thread ends with an error.
-    const checkpointer = new WalCheckpointer(path.join(path.dirname(file), 'missing', 'x.db'), main, (message) =>
-      warnings.push(message),
+    const checkpointer = new WalCheckpointer(
+      path.join(path.dirname(file), 'missing', 'x.db'),
+      main,
+      (message) => warnings.push(message),
     );
     expect(main.prepare('PRAGMA wal_autocheckpoint').get()).toMatchObject({ wal_autocheckpoint: 0 });
     for (let index = 0; index < 100; index += 1) checkpointer.written();

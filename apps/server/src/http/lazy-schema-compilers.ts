@@ -1,7 +1,9 @@
 import { createRequire } from 'node:module';
 import type { FastifyServerOptions } from 'fastify';
 
-type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
+type CompilersFactory = NonNullable<
+  NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']
+>;
 type ValidatorFactory = NonNullable<CompilersFactory['buildValidator']>;
 type SerializerFactory = NonNullable<CompilersFactory['buildSerializer']>;
 

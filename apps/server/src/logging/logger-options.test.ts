@@ -53,7 +53,10 @@ describe('createLoggerOptions', () => {
     // Three short lines wait in the buffer (no write per line) …
     expect(run.stderr).toContain('before exit: 0');
     // … and are all written when the process exits.
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines.map((line) => [line.msg, line.index])).toEqual([
       ['line', 0],
       ['line', 1],

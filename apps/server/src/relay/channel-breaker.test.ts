@@ -67,7 +67,8 @@ describe('the circuit breaker', () => {
     const { breaker, clock } = breakerAt();
     // Six requests in flight at once against a failing channel: the third failure opens the circuit.
     for (let index = 0; index < 6; index += 1) expect(breaker.claim(1, 'm')).toBe(true);
-    for (let index = 0; index < 6; index += 1) breaker.recordOutcome(1, 'm', 'failed', { reason: 'HTTP 500' });
+    for (let index = 0; index < 6; index += 1)
+      breaker.recordOutcome(1, 'm', 'failed', { reason: 'HTTP 500' });
     expect(breaker.blockedUntil(1, 'm')).toBe(clock.now + 10_000);
     clock.now += 10_000;
     expect(breaker.claim(1, 'm')).toBe(true);

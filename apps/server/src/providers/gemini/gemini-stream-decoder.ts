@@ -17,7 +17,11 @@ import { readGeminiErrorObject } from './read-gemini-error';
 /** Gemini reported a failure inside a stream that had started with 200. */
 export class GeminiStreamError extends UpstreamReportedError {
   constructor(details: UpstreamErrorDetails) {
-    super('Gemini', details, `Gemini stopped the stream with an error: ${details.type} ${details.message}`.trim());
+    super(
+      'Gemini',
+      details,
+      `Gemini stopped the stream with an error: ${details.type} ${details.message}`.trim(),
+    );
   }
 }
 

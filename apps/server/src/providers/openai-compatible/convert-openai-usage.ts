@@ -41,8 +41,7 @@ export function convertOpenAIUsage(usage: unknown): TokenUsage | null {
   if (cacheRead !== null) converted.cacheReadTokens = cacheRead;
   if (cacheWrite !== null) converted.cacheWriteTokens = cacheWrite;
   if (reasoning !== null) converted.reasoningTokens = reasoning;
-  const input =
-    fields.prompt_tokens_details ?? fields.input_tokens_details ?? fields.input_token_details;
+  const input = fields.prompt_tokens_details ?? fields.input_tokens_details ?? fields.input_token_details;
   const output = fields.completion_tokens_details ?? fields.output_tokens_details;
   const media: [keyof TokenUsage, unknown, string][] = [
     ['audioInputTokens', input, 'audio_tokens'],

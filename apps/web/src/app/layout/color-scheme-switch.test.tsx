@@ -23,10 +23,12 @@ async function pickScheme(user: UserEvent, choice: string) {
     if (screen.queryByRole('menu') === null) {
       await user.click(screen.getByRole('button', { name: 'Change colour scheme' }));
     }
-    const item = await screen.findByRole('menuitem', { name: choice }, { timeout: 4_000 }).catch((error: unknown) => {
-      if (attempt === 3) throw error;
-      return null;
-    });
+    const item = await screen
+      .findByRole('menuitem', { name: choice }, { timeout: 4_000 })
+      .catch((error: unknown) => {
+        if (attempt === 3) throw error;
+        return null;
+      });
     if (item) return user.click(item);
   }
 }
