@@ -27,6 +27,20 @@ async function openDb(file: string): Promise<Db> {
   return db;
 }
 
+/** A WAL database with a filler table, its checkpointer, and a write that tells it (2 KB a row). */
+function withCheckpointer(timing: { idleExitMs: number; trickleMs: number }) {
+  const file = tempFile();
+  const main = new Sqlite(file);
+  main.exec('PRAGMA journal_mode = WAL');
+  main.exec('CREATE TABLE filler (id INTEGER PRIMARY KEY, body TEXT)');
+  const checkpointer = new WalCheckpointer(file, main, () => {}, timing);
+  const write = () => {
+    main.prepare('INSERT INTO filler (body) VALUES (?)').run('x'.repeat(2000));
+    checkpointer.written();
+  };
+  return { file, main, checkpointer, write };
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function fill(db: Db, rows: number): Promise<void> {
@@ -68,15 +82,7 @@ describe('WAL checkpoints in a thread of their own', () => {
   });
 
   it('ends its thread when writes stop, and starts another when writes come in numbers', async () => {
-    const file = tempFile();
-    const main = new Sqlite(file);
-    main.exec('PRAGMA journal_mode = WAL');
-    main.exec('CREATE TABLE filler (id INTEGER PRIMARY KEY, body TEXT)');
-    const checkpointer = new WalCheckpointer(file, main, () => {}, { idleExitMs: 500, trickleMs: 60_000 });
-    const write = () => {
-      main.prepare('INSERT INTO filler (body) VALUES (?)').run('x'.repeat(2000));
-      checkpointer.written();
-    };
+    const { file, main, checkpointer, write } = withCheckpointer({ idleExitMs: 500, trickleMs: 60_000 });
     for (let index = 0; index < 100; index += 1) write();
     expect(checkpointer.hasThread).toBe(true);
     for (let waited = 0; checkpointer.hasThread && waited < 5_000; waited += 100) await sleep(100);
@@ -93,16 +99,9 @@ describe('WAL checkpoints in a thread of their own', () => {
   });
 
   it('checkpoints a trickle of writes on the main connection, without a thread', async () => {
-    const file = tempFile();
-    const main = new Sqlite(file);
-    main.exec('PRAGMA journal_mode = WAL');
-    main.exec('CREATE TABLE filler (id INTEGER PRIMARY KEY, body TEXT)');
-    const checkpointer = new WalCheckpointer(file, main, () => {}, { idleExitMs: 30_000, trickleMs: 300 });
+    const { file, main, checkpointer, write } = withCheckpointer({ idleExitMs: 30_000, trickleMs: 300 });
     const sizeBefore = statSync(file).size;
-    for (let index = 0; index < 5; index += 1) {
-      main.prepare('INSERT INTO filler (body) VALUES (?)').run('x'.repeat(2000));
-      checkpointer.written();
-    }
+    for (let index = 0; index < 5; index += 1) write();
     expect(checkpointer.hasThread).toBe(false);
     expect(statSync(file).size).toBe(sizeBefore);
     await sleep(600);
