@@ -1,10 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { FastifyBaseLogger } from 'fastify';
 import { LogType } from '@gatehouse/shared';
 import { loadConfig } from '../src/config/config';
 import { closeContext, createContext, type AppContext } from '../src/context';
 import { reserveQuota } from '../src/billing/quota-reservation';
-import { SettlementLedger } from '../src/billing/settlement-ledger';
+import { quietLedger } from './support/quota-holder';
 import { toLog } from '../src/logs/log-query';
 import { startOpenAIUpstream } from './support/openai-upstream';
 import { startRelayKit } from './support/relay-kit';
@@ -18,8 +17,6 @@ const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
 });
-
-const silentLog = { error: () => undefined, warn: () => undefined } as unknown as FastifyBaseLogger;
 
 async function seed(context: AppContext, quota: number, remainQuota: number) {
   const { db } = context;
@@ -104,12 +101,7 @@ for (const server of externalDatabaseServers) {
       expect(await balances(first, holder)).toEqual({ user: 10, token: 10 });
 
       // Settling costs above what was reserved takes the balances to zero, and the logs say what was charged.
-      const ledger = new SettlementLedger(
-        first.db,
-        silentLog,
-        () => 0,
-        () => undefined,
-      );
+      const ledger = quietLedger(first.db);
       for (let index = 0; index < 11; index += 1) {
         ledger.record({
           holder,
@@ -191,12 +183,7 @@ for (const server of externalDatabaseServers) {
       );
       cleanups.unshift(() => closeContext(context));
       const holder = await seed(context, 100_000, 100_000);
-      const ledger = new SettlementLedger(
-        context.db,
-        silentLog,
-        () => 0,
-        () => undefined,
-      );
+      const ledger = quietLedger(context.db);
       ledger.record({
         holder,
         channelId: holder.channelId,

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reserveQuotaBatch, type QuotaHolder } from '../src/billing/quota-reservation';
 import { createTestApp, type TestApp } from './test-app';
+import { holderBalances } from './support/quota-holder';
 
 let test: TestApp;
 
@@ -36,21 +37,6 @@ async function seed(quota: number, remainQuota: number, isUnlimitedToken = false
   return { userId, tokenId: Number(token.insertId), isUnlimitedToken };
 }
 
-async function balances(holder: QuotaHolder) {
-  const { db } = test.context;
-  const user = await db
-    .selectFrom('users')
-    .select('quota')
-    .where('id', '=', holder.userId)
-    .executeTakeFirstOrThrow();
-  const token = await db
-    .selectFrom('tokens')
-    .select('remain_quota')
-    .where('id', '=', holder.tokenId)
-    .executeTakeFirstOrThrow();
-  return { quota: Number(user.quota), remain: Number(token.remain_quota) };
-}
-
 async function recordIds(): Promise<string[]> {
   const rows = await test.context.db.selectFrom('quota_reservations').select('id').orderBy('id').execute();
   return rows.map((row) => row.id);
@@ -70,8 +56,8 @@ describe('reservations taken together (one transaction per event-loop turn on SQ
       { holder: poor, amount: 0, record: record('e') },
     ]);
     expect(shortfalls).toEqual([null, 'token', null, 'user', null]);
-    expect(await balances(holder)).toEqual({ quota: 550, remain: 50 });
-    expect(await balances(poor)).toEqual({ quota: 100, remain: 10_000 });
+    expect(await holderBalances(test.context.db, holder)).toEqual({ user: 550, token: 50 });
+    expect(await holderBalances(test.context.db, poor)).toEqual({ user: 100, token: 10_000 });
     expect(await recordIds()).toEqual(['a', 'c']);
   });
 
@@ -80,7 +66,7 @@ describe('reservations taken together (one transaction per event-loop turn on SQ
     expect(await reserveQuotaBatch(test.context.db, [{ holder, amount: 400, record: record('u') }])).toEqual([
       null,
     ]);
-    expect(await balances(holder)).toEqual({ quota: 600, remain: 0 });
+    expect(await holderBalances(test.context.db, holder)).toEqual({ user: 600, token: 0 });
   });
 
   it('fails every reservation of the batch, taking nothing, when the transaction fails', async () => {
@@ -92,7 +78,7 @@ describe('reservations taken together (one transaction per event-loop turn on SQ
         { holder, amount: 100, record: record('same') },
       ]),
     ).rejects.toThrow();
-    expect(await balances(holder)).toEqual({ quota: 1000, remain: 1000 });
+    expect(await holderBalances(test.context.db, holder)).toEqual({ user: 1000, token: 1000 });
     expect(await recordIds()).toEqual([]);
   });
 
@@ -104,7 +90,7 @@ describe('reservations taken together (one transaction per event-loop turn on SQ
     );
     expect(results.filter((result) => result === null)).toHaveLength(11);
     expect(results.filter((result) => result === 'user')).toHaveLength(14);
-    expect(await balances(holder)).toEqual({ quota: 10, remain: 10 });
+    expect(await holderBalances(test.context.db, holder)).toEqual({ user: 10, token: 10 });
     expect(await recordIds()).toHaveLength(11);
   });
 });

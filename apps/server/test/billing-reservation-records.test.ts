@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FastifyBaseLogger } from 'fastify';
 import { LogType, nowSeconds } from '@gatehouse/shared';
 import { refundQuota, reserveQuota, type QuotaHolder } from '../src/billing/quota-reservation';
 import {
@@ -8,7 +7,7 @@ import {
   releaseAbandonedReservations,
 } from '../src/billing/reservation-recovery';
 import { SettlementLedger } from '../src/billing/settlement-ledger';
-import { holderBalances, seedQuotaHolder } from './support/quota-holder';
+import { holderBalances, quietLedger, seedQuotaHolder } from './support/quota-holder';
 import { createTestApp, type TestApp } from './test-app';
 
 /**
@@ -17,17 +16,11 @@ import { createTestApp, type TestApp } from './test-app';
  */
 let test: TestApp;
 let ledger: SettlementLedger;
-const silentLog = { error: () => undefined, info: () => undefined } as unknown as FastifyBaseLogger;
 const OTHER_HOST_NODE = 'another-host/4242/deadbeef';
 
 beforeEach(async () => {
   test = await createTestApp();
-  ledger = new SettlementLedger(
-    test.context.db,
-    silentLog,
-    () => 0,
-    () => undefined,
-  );
+  ledger = quietLedger(test.context.db);
 });
 afterEach(async () => {
   await ledger.close();

@@ -1,12 +1,11 @@
 import Sqlite from 'libsql';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FastifyBaseLogger } from 'fastify';
 import { LogType, nowSeconds } from '@gatehouse/shared';
 import type { QuotaHolder } from '../src/billing/quota-reservation';
 import { RELEASE_NOTE, releaseAbandonedReservations, renewLeases } from '../src/billing/reservation-recovery';
 import { SettlementLedger, WITHHELD_NOTE, type Settlement } from '../src/billing/settlement-ledger';
-import { holderBalances, seedQuotaHolder, type SeededHolder } from './support/quota-holder';
+import { holderBalances, quietLedger, seedQuotaHolder, type SeededHolder } from './support/quota-holder';
 import { createTestApp, type TestApp } from './test-app';
 
 /**
@@ -17,16 +16,10 @@ import { createTestApp, type TestApp } from './test-app';
  */
 let test: TestApp;
 let ledger: SettlementLedger;
-const silentLog = { error: () => undefined, info: () => undefined } as unknown as FastifyBaseLogger;
 
 beforeEach(async () => {
   test = await createTestApp();
-  ledger = new SettlementLedger(
-    test.context.db,
-    silentLog,
-    () => 0,
-    () => undefined,
-  );
+  ledger = quietLedger(test.context.db);
   // The writes below give up after 100 ms instead of 5 s while the lock is held.
   await sql`PRAGMA busy_timeout = 100`.execute(test.context.db);
 });

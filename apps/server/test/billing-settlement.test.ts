@@ -1,20 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FastifyBaseLogger } from 'fastify';
 import { LogType, UserStatus } from '@gatehouse/shared';
 import { refundQuota, reserveQuota, type QuotaHolder } from '../src/billing/quota-reservation';
 import { SettlementLedger, type QuotaCrossing, type Settlement } from '../src/billing/settlement-ledger';
+import { silentLog } from './support/quota-holder';
 import { createTestApp, type TestApp } from './test-app';
 
 let test: TestApp;
 let ledger: SettlementLedger;
 let crossings: QuotaCrossing[];
 let threshold: number;
-
-const silentLog = {
-  error: () => undefined,
-  warn: () => undefined,
-  info: () => undefined,
-} as unknown as FastifyBaseLogger;
 
 beforeEach(async () => {
   test = await createTestApp();

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleServer } from '../../bundle.mjs';
-import { findFreePort } from './free-port';
+import { findFreePort } from '../../../../bench/free-port';
 
 /** The real server in a process of its own, bundled as apps/server/build.mjs bundles it, to kill for real. */
 export interface GatewayChild {

@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { findFreePort } from './free-port';
+import { findFreePort } from '../../../../bench/free-port';
 
 /**
  * A database server of a test's own — never the machine's shared one — in a folder under /tmp, on a free port,

@@ -1,5 +1,7 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { QuotaHolder } from '../../src/billing/quota-reservation';
 import type { Db } from '../../src/db/database';
+import { SettlementLedger } from '../../src/billing/settlement-ledger';
 
 export type SeededHolder = QuotaHolder & { channelId: number };
 
@@ -39,4 +41,21 @@ export async function holderBalances(db: Db, holder: QuotaHolder): Promise<{ use
     .where('id', '=', holder.tokenId)
     .executeTakeFirstOrThrow();
   return { user: Number(user.quota), token: Number(token.remain_quota) };
+}
+
+/** A logger that says nothing, for ledgers and keepers under test. */
+export const silentLog = {
+  error: () => undefined,
+  warn: () => undefined,
+  info: () => undefined,
+} as unknown as FastifyBaseLogger;
+
+/** A settlement ledger without quota reminders (threshold 0), logging nothing. */
+export function quietLedger(db: Db): SettlementLedger {
+  return new SettlementLedger(
+    db,
+    silentLog,
+    () => 0,
+    () => undefined,
+  );
 }
