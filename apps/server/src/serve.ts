@@ -4,6 +4,7 @@ import type { Config } from './config/config';
 import { applyConfigFile, formatDiff } from './config-file/apply-config-file';
 import { configFilePath, describeConfigFailure, reapplyOnHangup } from './config-file/config-file-signal';
 import { closeContext, createContext } from './context';
+import { addAcceptors } from './http/acceptors';
 import { findInsecureCookieWarning } from './http/insecure-cookie-warning';
 import { createLoggerOptions, type ChosenLogFormat } from './logging/logger-options';
 import { announceStart, buildStartBanner } from './logging/start-banner';
@@ -40,10 +41,12 @@ export async function serve(config: Config, logFormat: ChosenLogFormat): Promise
   const cookieWarning = findInsecureCookieWarning(context.options.get('ServerAddress'), config.trustProxy);
   if (cookieWarning) app.log.warn(cookieWarning);
   let isStopping = false;
+  let stopAcceptors = () => {};
   const shutdown = async (signal: string) => {
     if (isStopping) return;
     isStopping = true;
     app.log.info(`${signal}: shutting down`);
+    stopAcceptors();
     await app.close();
     await closeContext(context);
     process.exit(0);
@@ -53,6 +56,14 @@ export async function serve(config: Config, logFormat: ChosenLogFormat): Promise
   // A worker whose primary is gone (killed outright) stops too, rather than serve on alone.
   if (cluster.isWorker) process.once('disconnect', () => void shutdown('primary gone'));
   await app.listen({ port: config.port, host: config.host });
+  // A cluster worker's connections are accepted by the primary; Windows passes handles otherwise.
+  if (!cluster.isWorker && process.platform !== 'win32' && config.acceptors > 1) {
+    try {
+      stopAcceptors = await addAcceptors(app.server, config.acceptors - 1);
+    } catch (error) {
+      app.log.warn({ err: error }, 'could not add acceptors: new connections are taken one per turn');
+    }
+  }
   const address = app.server.address();
   if (address !== null && typeof address === 'object' && workerSlot === 1) {
     const banner = buildStartBanner(address, config, await hasDefaultRootPassword(context.db));

@@ -22,6 +22,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ WORKERS: 'auto' }).workers).toBe(availableParallelism());
   });
 
+  it('accepts on eight descriptors of the listening socket unless ACCEPTORS says otherwise', () => {
+    expect(loadConfig({}).acceptors).toBe(8);
+    expect(loadConfig({ ACCEPTORS: '1' }).acceptors).toBe(1);
+  });
+
   it('reads the database kind from SQL_DSN', () => {
     expect(loadConfig({ SQL_DSN: 'postgres://u@localhost/db' }).databaseKind).toBe('postgres');
     expect(loadConfig({ SQL_DSN: 'mysql://root@127.0.0.1:3306/test' }).databaseKind).toBe('mysql');
@@ -50,6 +55,8 @@ describe('loadConfig', () => {
     [{ WORKERS: 'many' }, 'WORKERS'],
     [{ WORKERS: '0' }, 'WORKERS'],
     [{ WORKERS: '2.5' }, 'WORKERS'],
+    [{ ACCEPTORS: '0' }, 'ACCEPTORS'],
+    [{ ACCEPTORS: '65' }, 'ACCEPTORS'],
   ])('refuses %o with a message naming %s', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(name);

@@ -22,6 +22,11 @@ export interface Config {
   redisKeyPrefix: string;
   /** relay processes sharing the port (WORKERS: a number, or `auto` for one per core); 1 = this process alone */
   workers: number;
+  /**
+   * descriptors of the listening socket this process accepts on, each one new connection per event-loop turn
+   * (ACCEPTORS; 1 = Node's own one): a busy loop then drains a burst of connections that many times faster
+   */
+  acceptors: number;
   sessionSecret: string;
   isSessionSecretGenerated: boolean;
   isMasterNode: boolean;
@@ -233,6 +238,17 @@ function readWorkers(env: Environment, cores: number): number {
   return workers;
 }
 
+/** Past this many, more descriptors only add wasted accept calls per new connection. */
+const MAX_ACCEPTORS = 64;
+
+function readAcceptors(env: Environment): number {
+  const acceptors = readInteger(env, 'ACCEPTORS', 8, 1);
+  if (acceptors > MAX_ACCEPTORS) {
+    throw new ConfigError(`ACCEPTORS must be at most ${MAX_ACCEPTORS}, got ${acceptors}`);
+  }
+  return acceptors;
+}
+
 export function loadConfig(env: Environment = process.env): Config {
   const port = readInteger(env, 'PORT', 3000);
   if (port > 65535) throw new ConfigError(`PORT must be between 0 and 65535, got ${port}`);
@@ -255,6 +271,7 @@ export function loadConfig(env: Environment = process.env): Config {
     redisConnString,
     redisKeyPrefix: readRedisKeyPrefix(env),
     workers: readWorkers(env, availableParallelism()),
+    acceptors: readAcceptors(env),
     sessionSecret: sessionSecret || randomBytes(32).toString('hex'),
     isSessionSecretGenerated: sessionSecret === '',
     isMasterNode: nodeType === 'master',
