@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { reserveQuotaBatch, type QuotaHolder } from '../src/billing/quota-reservation';
+import type { QuotaHolder } from '../src/billing/quota-reservation';
+import { reserveQuotaBatch } from '../src/billing/reserve-quota-batch';
 import { createTestApp, type TestApp } from './test-app';
 import { holderBalances } from './support/quota-holder';
 

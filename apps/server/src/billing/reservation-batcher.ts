@@ -1,5 +1,6 @@
 import type { Db } from '../db/database';
-import { reserveQuotaBatch, type ReservationRequest, type ReservationShortfall } from './quota-reservation';
+import type { ReservationRequest, ReservationShortfall } from './quota-reservation';
+import { reserveQuotaBatch } from './reserve-quota-batch';
 
 interface Waiting {
   request: ReservationRequest;

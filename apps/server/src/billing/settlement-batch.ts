@@ -2,7 +2,8 @@ import { SqliteAdapter, type Transaction } from 'kysely';
 import { LogType } from '@gatehouse/shared';
 import type { Db } from '../db/database';
 import type { Database, NewLogRow } from '../db/schema';
-import { addLogsToRollups } from '../rollups/usage-rollups';
+import { createRollupAccumulators, upsertRollups } from '../rollups/usage-rollups';
+import { PrecompiledRows } from './precompiled-rows';
 import type { QuotaHolder } from './quota-reservation';
 import {
   addChannelUsage,
@@ -10,8 +11,6 @@ import {
   addToUserBalance,
   addTokenUsage,
   addUserUsage,
-  deleteReservationRecord,
-  insertLogRow,
   settleTokenWhole,
   settleUserWhole,
   takeWholeFromToken,
@@ -41,10 +40,9 @@ export interface Settlement {
   isWithheld?: boolean;
 }
 
-const LOG_ROWS_PER_INSERT = 100;
+/** Ids per SELECT when a batch looks for its records (settlement-ledger.ts, after ReleasedMeanwhile). */
 export const RECORDS_PER_DELETE = 500;
-/** Up to this many rows, compiled statements one row at a time; above, one built statement per chunk. */
-const FEW = 8;
+const ID_COLUMN = ['id'];
 
 /** Some records of a batch were gone (recovery released them): the batch is redone one record at a time. */
 export class ReleasedMeanwhile extends Error {}
@@ -67,25 +65,19 @@ function groupBy<Key>(items: number[], keyOf: (index: number) => Key): Map<Key, 
   return groups;
 }
 
+const recordDeletes = new PrecompiledRows((db, _shape, rows) =>
+  db.deleteFrom('quota_reservations').where(
+    'id',
+    'in',
+    rows.map((row) => row.id as string),
+  ),
+);
+
 /** Deletes the batch's reservation records; throws ReleasedMeanwhile when some were gone already. */
-export async function deleteReservationRecords(db: Db, trx: Trx, batch: Settlement[]): Promise<void> {
+export async function deleteReservationRecords(trx: Trx, batch: Settlement[]): Promise<void> {
   const ids = recordIdsOf(batch);
-  // A few records (most batches): one compiled statement each; many: a DELETE … IN per chunk.
-  if (ids.length <= FEW) {
-    for (const id of ids) {
-      const result = await trx.executeQuery(deleteReservationRecord(db, id));
-      if (Number(result.numAffectedRows ?? 0) !== 1) throw new ReleasedMeanwhile();
-    }
-    return;
-  }
-  let deleted = 0;
-  for (let start = 0; start < ids.length; start += RECORDS_PER_DELETE) {
-    const result = await trx
-      .deleteFrom('quota_reservations')
-      .where('id', 'in', ids.slice(start, start + RECORDS_PER_DELETE))
-      .executeTakeFirst();
-    deleted += Number(result.numDeletedRows);
-  }
+  if (ids.length === 0) return;
+  const deleted = await recordDeletes.execute(trx, 'quota_reservations', ID_COLUMN, ids, ids.length);
   if (deleted !== ids.length) throw new ReleasedMeanwhile();
 }
 
@@ -147,32 +139,80 @@ export async function applySettlements(
     const used = indexes.reduce((sum, index) => sum + charged[index], 0);
     await trx.executeQuery(addChannelUsage(db, channelId, used, indexes.length));
   }
-  const logs: NewLogRow[] = all
-    .filter((index) => batch[index].log !== null)
-    .map((index) => ({
-      ...batch[index].log,
-      type: LogType.consume,
-      quota: charged[index],
-      created_at: batch[index].createdAt,
-    }));
-  // Apart: a multi-row INSERT needs one set of columns, and the two kinds of rows fill different ones.
-  await insertLogs(db, trx, logs);
-  await insertLogs(db, trx, failures);
-  await addLogsToRollups(trx, [...logs, ...failures]);
+  // The rows are written straight from each settlement's log (no merged copy of 30-odd columns per row).
+  const rollups = createRollupAccumulators();
+  for (let index = 0; index < batch.length; index += 1) {
+    const log = batch[index].log;
+    if (log !== null) {
+      for (const accumulator of rollups) {
+        accumulator.addCounts(LogType.consume, batch[index].createdAt, charged[index], log);
+      }
+    }
+  }
+  for (const failure of failures) for (const accumulator of rollups) accumulator.add(failure);
+  await insertConsumeLogs(trx, batch, charged);
+  await insertLogRows(trx, failures);
+  await upsertRollups(trx, rollups);
   return charged;
 }
 
-async function insertLogs(db: Db, trx: Trx, logs: NewLogRow[]): Promise<void> {
-  if (logs.length <= FEW) {
-    for (const log of logs) await trx.executeQuery(insertLogRow(db, log));
-    return;
+const logInserts = new PrecompiledRows((db, _shape, rows) =>
+  db.insertInto('logs').values(rows as unknown as NewLogRow[]),
+);
+
+/** The columns a settlement adds to its log row, after the row's own. */
+const SETTLED_COLUMNS = ['type', 'quota', 'created_at'];
+
+function hasColumns(row: object, columns: readonly string[], count: number): boolean {
+  const keys = Object.keys(row);
+  if (keys.length !== count) return false;
+  for (let index = 0; index < count; index += 1) if (keys[index] !== columns[index]) return false;
+  return true;
+}
+
+/**
+ * The consumption logs of the batch. Rows with the same columns in the same order (all of the relay's) go
+ * into one statement per chunk; a multi-row INSERT needs one set of columns, so another shape starts another.
+ */
+async function insertConsumeLogs(trx: Trx, batch: Settlement[], charged: number[]): Promise<void> {
+  let columns: string[] = [];
+  let ownColumns = 0;
+  let values: unknown[] = [];
+  let count = 0;
+  for (let index = 0; index < batch.length; index += 1) {
+    const log = batch[index].log as Record<string, unknown> | null;
+    if (log === null) continue;
+    if (count === 0 || !hasColumns(log, columns, ownColumns)) {
+      if (count > 0) await logInserts.execute(trx, columns.join(), columns, values, count);
+      const own = Object.keys(log);
+      ownColumns = own.length;
+      columns = [...own, ...SETTLED_COLUMNS];
+      values = [];
+      count = 0;
+    }
+    for (let column = 0; column < ownColumns; column += 1) values.push(log[columns[column]]);
+    values.push(LogType.consume, charged[index], batch[index].createdAt);
+    count += 1;
   }
-  for (let start = 0; start < logs.length; start += LOG_ROWS_PER_INSERT) {
-    await trx
-      .insertInto('logs')
-      .values(logs.slice(start, start + LOG_ROWS_PER_INSERT))
-      .execute();
+  if (count > 0) await logInserts.execute(trx, columns.join(), columns, values, count);
+}
+
+/** Whole log rows (the failures), one statement per chunk of rows with the same columns. */
+async function insertLogRows(trx: Trx, rows: readonly NewLogRow[]): Promise<void> {
+  let columns: string[] = [];
+  let values: unknown[] = [];
+  let count = 0;
+  for (const row of rows as ReadonlyArray<Record<string, unknown>>) {
+    if (count === 0 || !hasColumns(row, columns, columns.length)) {
+      if (count > 0) await logInserts.execute(trx, columns.join(), columns, values, count);
+      columns = Object.keys(row);
+      values = [];
+      count = 0;
+    }
+    for (const column of columns) values.push(row[column]);
+    count += 1;
   }
+  if (count > 0) await logInserts.execute(trx, columns.join(), columns, values, count);
 }
 
 /**

@@ -258,7 +258,7 @@ export class SettlementLedger {
   private applyAndDelete(batch: Settlement[], failures: NewLogRow[]): Promise<number[]> {
     return this.db.transaction().execute(async (trx) => {
       const charged = await applySettlements(this.db, trx, batch, failures);
-      await deleteReservationRecords(this.db, trx, batch);
+      await deleteReservationRecords(trx, batch);
       return charged;
     });
   }

@@ -1,7 +1,4 @@
-import type { CompiledQuery } from 'kysely';
-import type { Db } from '../db/database';
-import type { NewLogRow } from '../db/schema';
-import { precompile, withParameters } from './precompiled-query';
+import { precompile } from './precompiled-query';
 
 /**
  * The settlement's statements, compiled once per database (billing/precompiled-query.ts): with group commit a
@@ -121,45 +118,6 @@ export const addChannelUsage = precompile(
       .where('id', '=', id),
   [ID, AMOUNT, COUNT],
 );
-
-export const deleteReservationRecord = precompile(
-  (db, id: string) => db.deleteFrom('quota_reservations').where('id', '=', id),
-  ['\u0000reservation'],
-);
-
-const logInserts = new WeakMap<Db, Map<string, { compiled: CompiledQuery; columns: string[] }>>();
-
-/**
- * One log row's INSERT, compiled once per database and set of columns (whatever columns the row carries, so
- * a column added to the log row needs nothing here).
- */
-export function insertLogRow(db: Db, row: NewLogRow): CompiledQuery {
-  const columns = Object.keys(row).sort();
-  const key = columns.join(',');
-  let byColumns = logInserts.get(db);
-  if (!byColumns) {
-    byColumns = new Map();
-    logInserts.set(db, byColumns);
-  }
-  let entry = byColumns.get(key);
-  if (!entry) {
-    const standIns = columns.map((_, index) => `\u0000log${index}`);
-    const sample = Object.fromEntries(columns.map((column, index) => [column, standIns[index]]));
-    const compiled = db
-      .insertInto('logs')
-      .values(sample as unknown as NewLogRow)
-      .compile();
-    const slots = compiled.parameters.map((value) => standIns.indexOf(value as string));
-    if (slots.some((slot) => slot < 0)) throw new Error('a log column compiled to no parameter');
-    entry = { compiled, columns: slots.map((slot) => columns[slot]) };
-    byColumns.set(key, entry);
-  }
-  const values = row as Record<string, unknown>;
-  return withParameters(
-    entry.compiled,
-    entry.columns.map((column) => values[column]),
-  );
-}
 
 /** The balance and address of one user whose balance a batch lowered (the quota reminder's check). */
 export const readUserForReminder = precompile(

@@ -1,0 +1,118 @@
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import { withParameters } from './precompiled-query';
+
+/**
+ * The largest statement, in rows. A batch of n rows runs as chunks whose sizes are powers of two (70 rows:
+ * 64 + 4 + 2), so it takes at most a handful of statements, and each shape has at most seven compiled texts:
+ * few enough for the SQLite statement cache (db/database.ts), which is emptied whole when it fills up.
+ */
+export const MAX_ROWS_PER_STATEMENT = 64;
+
+interface RowsStatement {
+  compiled: CompiledQuery;
+  /** for each parameter, its place among the rows' values (row after row); null when they are in order */
+  slots: number[] | null;
+}
+
+/** The chunk sizes a statement over `count` rows is split into: 64s, then the binary digits of the rest. */
+export function chunkSizes(count: number): number[] {
+  const sizes: number[] = [];
+  let left = count;
+  while (left >= MAX_ROWS_PER_STATEMENT) {
+    sizes.push(MAX_ROWS_PER_STATEMENT);
+    left -= MAX_ROWS_PER_STATEMENT;
+  }
+  for (let size = MAX_ROWS_PER_STATEMENT / 2; size >= 1; size /= 2) {
+    if (left >= size) {
+      sizes.push(size);
+      left -= size;
+    }
+  }
+  return sizes;
+}
+
+/**
+ * A statement over several rows (a multi-row INSERT, an upsert, a DELETE … IN), compiled once per database,
+ * shape and number of rows, like precompile() does for one-row statements: building a 30-column INSERT of a
+ * dozen rows with Kysely costs more than SQLite takes to run it. `build` gets sample rows whose every value
+ * is a distinct stand-in, to find where each value goes; every parameter of the statement must be one.
+ */
+export class PrecompiledRows {
+  /** keyed by the adapter, which a transaction shares with its database */
+  private readonly byAdapter = new WeakMap<object, Map<string, RowsStatement>>();
+
+  constructor(
+    private readonly build: (
+      db: Kysely<Database>,
+      shape: string,
+      rows: Array<Record<string, unknown>>,
+    ) => Compilable,
+  ) {}
+
+  /**
+   * Runs the statement over `count` rows of `columns` (the same `shape`, which names the columns and
+   * whatever else the statement depends on), `values` holding them row after row; answers the rows changed.
+   */
+  async execute(
+    db: Kysely<Database>,
+    shape: string,
+    columns: readonly string[],
+    values: readonly unknown[],
+    count: number,
+  ): Promise<number> {
+    let changed = 0;
+    let offset = 0;
+    for (const size of chunkSizes(count)) {
+      const { compiled, slots } = this.statement(db, shape, columns, size);
+      const width = columns.length;
+      const end = offset + size * width;
+      const parameters =
+        slots === null
+          ? offset === 0 && end === values.length
+            ? values
+            : values.slice(offset, end)
+          : slots.map((slot) => values[offset + slot]);
+      const result = await db.executeQuery(withParameters(compiled, parameters));
+      changed += Number(result.numAffectedRows ?? 0);
+      offset = end;
+    }
+    return changed;
+  }
+
+  private statement(
+    db: Kysely<Database>,
+    shape: string,
+    columns: readonly string[],
+    size: number,
+  ): RowsStatement {
+    const adapter = db.getExecutor().adapter;
+    let byShape = this.byAdapter.get(adapter);
+    if (!byShape) {
+      byShape = new Map();
+      this.byAdapter.set(adapter, byShape);
+    }
+    const key = `${size}\u0000${shape}`;
+    let entry = byShape.get(key);
+    if (!entry) {
+      const standIns = new Map<string, number>();
+      const rows = Array.from({ length: size }, (_, row) =>
+        Object.fromEntries(
+          columns.map((column, index) => {
+            const standIn = `\u0000rows${row}:${index}`;
+            standIns.set(standIn, row * columns.length + index);
+            return [column, standIn];
+          }),
+        ),
+      );
+      const compiled = this.build(db, shape, rows).compile();
+      const slots = compiled.parameters.map((value) => standIns.get(value as string) ?? -1);
+      if (slots.some((slot) => slot < 0)) throw new Error(`a value of ${shape} compiled to no parameter`);
+      const isInOrder =
+        slots.length === size * columns.length && slots.every((slot, index) => slot === index);
+      entry = { compiled, slots: isInOrder ? null : slots };
+      byShape.set(key, entry);
+    }
+    return entry;
+  }
+}
