@@ -7,9 +7,10 @@ import { loadConfig } from '../config/config';
 import { closeContext, createContext } from '../context';
 import type { Db } from '../db/database';
 import { externalDatabaseServers, isListening } from '../../test/support/external-databases';
-import { quietLedger } from '../../test/support/quota-holder';
+import { silentLog } from '../../test/support/quota-holder';
 import type { QuotaHolder } from './quota-reservation';
 import { reserveQuotaBatch } from './reserve-quota-batch';
+import { SettlementLedger, type QuotaCrossing } from './settlement-ledger';
 
 /**
  * A batch of 70 requests (statements of 64, 4 and 2 rows), from two holders, some without a log row and one
@@ -21,7 +22,10 @@ afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
 });
 
-async function seedHolder(db: Db, quota: number): Promise<QuotaHolder & { channelId: number }> {
+async function seedHolder(
+  db: Db,
+  quota: number,
+): Promise<QuotaHolder & { channelId: number; username: string }> {
   const suffix = Math.random().toString(36).slice(2, 10);
   await db
     .insertInto('users')
@@ -50,7 +54,13 @@ async function seedHolder(db: Db, quota: number): Promise<QuotaHolder & { channe
     .select('id')
     .where('name', '=', `c${suffix}`)
     .executeTakeFirstOrThrow();
-  return { userId: user.id, tokenId: token.id, channelId: channel.id, isUnlimitedToken: false };
+  return {
+    userId: user.id,
+    tokenId: token.id,
+    channelId: channel.id,
+    isUnlimitedToken: false,
+    username: `u${suffix}`,
+  };
 }
 
 async function settleSeventy(db: Db): Promise<void> {
@@ -73,7 +83,14 @@ async function settleSeventy(db: Db): Promise<void> {
   expect(shortfalls.every((shortfall) => shortfall === null)).toBe(true);
   expect(await db.selectFrom('quota_reservations').select('id').execute()).toHaveLength(70);
 
-  const ledger = quietLedger(db);
+  // The second holder's balance ends at 94,575, the first's at 94,680: only the second crosses 94,600.
+  const crossings: QuotaCrossing[] = [];
+  const ledger = new SettlementLedger(
+    db,
+    silentLog,
+    () => 94_600,
+    (crossing) => crossings.push(crossing),
+  );
   const createdAt = Math.floor(Date.now() / 1000);
   const committed = requests.map(({ id, holder, reserved, cost, hasLog }, index) => {
     const columns = {
@@ -119,6 +136,9 @@ async function settleSeventy(db: Db): Promise<void> {
   await ledger.close();
 
   expect(await db.selectFrom('quota_reservations').select('id').execute()).toEqual([]);
+  expect(crossings).toEqual([
+    { userId: holders[1].userId, username: holders[1].username, email: '', quota: 94_575 },
+  ]);
   for (const [which, holder] of holders.entries()) {
     const spent = requests
       .filter((request) => request.holder === holder)

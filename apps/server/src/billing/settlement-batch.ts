@@ -1,4 +1,4 @@
-import { SqliteAdapter, type Transaction } from 'kysely';
+import { MysqlAdapter, SqliteAdapter, type Transaction } from 'kysely';
 import { LogType } from '@gatehouse/shared';
 import type { Db } from '../db/database';
 import type { Database, NewLogRow } from '../db/schema';
@@ -13,6 +13,7 @@ import {
   addUserUsage,
   settleTokenWhole,
   settleUserWhole,
+  settleUserWholeReturningQuota,
   takeWholeFromToken,
   takeWholeFromUser,
 } from './settlement-statements';
@@ -81,14 +82,24 @@ export async function deleteReservationRecords(trx: Trx, batch: Settlement[]): P
   if (deleted !== ids.length) throw new ReleasedMeanwhile();
 }
 
+/** What a batch's transaction did: each settlement's charge, and the balances it left where it read them. */
+export interface AppliedBatch {
+  /** what each settlement was charged, in the batch's order */
+  charged: number[];
+  /** user id → balance after the batch, for the users whose balance the database answered (not MySQL) */
+  userQuotas: Map<number, number>;
+}
+
 /** Charges or refunds each settlement's difference and writes usage and logs; answers what each was charged. */
 export async function applySettlements(
   db: Db,
   trx: Trx,
   batch: Settlement[],
   failures: NewLogRow[],
-): Promise<number[]> {
+): Promise<AppliedBatch> {
   const charged = batch.map((settlement) => settlement.cost);
+  const userQuotas = new Map<number, number>();
+  const canReturn = !(trx.getExecutor().adapter instanceof MysqlAdapter);
   const all = batch.map((_, index) => index);
   // Users, then keys, then channels: the same lock order as the reservation.
   const byUser = [...groupBy(all, (index) => batch[index].holder.userId)].sort((a, b) => a[0] - b[0]);
@@ -96,8 +107,18 @@ export async function applySettlements(
     // Mostly the balance covers the difference: balance and usage in one statement.
     const difference = indexes.reduce((sum, index) => sum + batch[index].cost - batch[index].reserved, 0);
     const cost = indexes.reduce((sum, index) => sum + batch[index].cost, 0);
-    const settled = await trx.executeQuery(settleUserWhole(db, userId, difference, cost, indexes.length));
-    if (Number(settled.numAffectedRows ?? 0) === 1) continue;
+    if (canReturn) {
+      const settled = await trx.executeQuery<{ quota: number }>(
+        settleUserWholeReturningQuota(db, userId, difference, cost, indexes.length),
+      );
+      if (settled.rows.length === 1) {
+        userQuotas.set(userId, Number(settled.rows[0].quota));
+        continue;
+      }
+    } else {
+      const settled = await trx.executeQuery(settleUserWhole(db, userId, difference, cost, indexes.length));
+      if (Number(settled.numAffectedRows ?? 0) === 1) continue;
+    }
     const shortfall = await settleBalance(db, trx, 'users', 'quota', userId, batch, indexes);
     // The part of a cost the balance could not cover was not charged: take it off the latest requests.
     let left = shortfall;
@@ -153,7 +174,7 @@ export async function applySettlements(
   await insertConsumeLogs(trx, batch, charged);
   await insertLogRows(trx, failures);
   await upsertRollups(trx, rollups);
-  return charged;
+  return { charged, userQuotas };
 }
 
 const logInserts = new PrecompiledRows((db, _shape, rows) =>

@@ -7,6 +7,7 @@ import {
   ReleasedMeanwhile,
   applySettlements,
   deleteReservationRecords,
+  type AppliedBatch,
   recordIdsOf,
   type Settlement,
 } from './settlement-batch';
@@ -182,9 +183,9 @@ export class SettlementLedger {
     const { settlements: batch, failures, resolve, reject } = this.pending;
     if (batch.length === 0 && failures.length === 0) return;
     this.pending = createBatch();
-    let charged: number[];
+    let applied: AppliedBatch;
     try {
-      charged = await this.commit(batch, failures);
+      applied = await this.commit(batch, failures);
     } catch (error) {
       // Nothing was written: the waiting requests learn it now, and the batch is tried again later.
       reject(error);
@@ -196,7 +197,7 @@ export class SettlementLedger {
       return;
     }
     resolve();
-    await this.findCrossings(batch, charged).catch((error: unknown) =>
+    await this.findCrossings(batch, applied).catch((error: unknown) =>
       this.log.error({ err: error }, 'quota reminder check failed'),
     );
   }
@@ -209,7 +210,7 @@ export class SettlementLedger {
    * already; one that is gone otherwise was deleted by this settlement's own earlier commit, whose success
    * the database did not get to report — it is settled, and is dropped so it is never charged twice.
    */
-  private async commit(batch: Settlement[], failures: NewLogRow[]): Promise<number[]> {
+  private async commit(batch: Settlement[], failures: NewLogRow[]): Promise<AppliedBatch> {
     try {
       return await this.applyAndDelete(batch, failures);
     } catch (error) {
@@ -246,25 +247,28 @@ export class SettlementLedger {
         'settlements found committed by an earlier try the database reported failed; not charged again',
       );
     }
-    const charged = await this.applyAndDelete(
+    const { charged, userQuotas } = await this.applyAndDelete(
       redo.filter((_, index) => !settledAlready[index]),
       failures,
     );
     // One charge per settlement of the batch; 0 for those settled already (counted by their first commit).
     let next = 0;
-    return settledAlready.map((isSettled) => (isSettled ? 0 : charged[next++]));
+    return { charged: settledAlready.map((isSettled) => (isSettled ? 0 : charged[next++])), userQuotas };
   }
 
-  private applyAndDelete(batch: Settlement[], failures: NewLogRow[]): Promise<number[]> {
+  private applyAndDelete(batch: Settlement[], failures: NewLogRow[]): Promise<AppliedBatch> {
     return this.db.transaction().execute(async (trx) => {
-      const charged = await applySettlements(this.db, trx, batch, failures);
+      const applied = await applySettlements(this.db, trx, batch, failures);
       await deleteReservationRecords(trx, batch);
-      return charged;
+      return applied;
     });
   }
 
-  /** Users whose balance went from above QuotaRemindThreshold to at or below it with this batch. */
-  private async findCrossings(batch: Settlement[], charged: number[]): Promise<void> {
+  /**
+   * Users whose balance went from above QuotaRemindThreshold to at or below it with this batch: from the
+   * balances the batch's UPDATE answered, else (MySQL, a balance that could not cover the batch) read now.
+   */
+  private async findCrossings(batch: Settlement[], { charged, userQuotas }: AppliedBatch): Promise<void> {
     const threshold = this.quotaRemindThreshold();
     if (threshold <= 0) return;
     const spentByUser = new Map<number, number>();
@@ -273,21 +277,36 @@ export class SettlementLedger {
       spentByUser.set(userId, (spentByUser.get(userId) ?? 0) + charged[index]);
     });
     const spenders = [...spentByUser].filter(([, spent]) => spent > 0).map(([userId]) => userId);
-    if (spenders.length === 0) return;
+    const unread = spenders.filter((userId) => !userQuotas.has(userId));
+    const quotas = new Map(userQuotas);
+    const addresses = new Map<number, UserForReminder>();
     // Mostly one spender per batch: its statement compiled once; several: one query for them all.
     const users =
-      spenders.length === 1
-        ? (await this.db.executeQuery<UserForReminder>(readUserForReminder(this.db, spenders[0]))).rows
-        : await this.db
-            .selectFrom('users')
-            .select(['id', 'username', 'email', 'quota'])
-            .where('id', 'in', spenders)
-            .execute();
+      unread.length === 0
+        ? []
+        : unread.length === 1
+          ? (await this.db.executeQuery<UserForReminder>(readUserForReminder(this.db, unread[0]))).rows
+          : await this.db
+              .selectFrom('users')
+              .select(['id', 'username', 'email', 'quota'])
+              .where('id', 'in', unread)
+              .execute();
     for (const user of users) {
-      const quota = Number(user.quota);
-      const before = quota + (spentByUser.get(user.id) ?? 0);
+      quotas.set(user.id, Number(user.quota));
+      addresses.set(user.id, user);
+    }
+    for (const userId of spenders) {
+      const quota = quotas.get(userId);
+      if (quota === undefined) continue;
+      const before = quota + (spentByUser.get(userId) ?? 0);
       if (before > threshold && quota <= threshold) {
-        this.onQuotaCrossing({ userId: user.id, username: user.username, email: user.email, quota });
+        // Rare: the address is read only for a user who crossed.
+        const user =
+          addresses.get(userId) ??
+          (await this.db.executeQuery<UserForReminder>(readUserForReminder(this.db, userId))).rows[0];
+        if (user) {
+          this.onQuotaCrossing({ userId, username: user.username, email: user.email, quota });
+        }
       }
     }
   }

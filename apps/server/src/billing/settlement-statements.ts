@@ -1,3 +1,4 @@
+import type { Db } from '../db/database';
 import { precompile } from './precompiled-query';
 
 /**
@@ -13,17 +14,27 @@ const TIME = -9_100_004;
  * The usual settlement of one user in one statement: the balance moves by the difference to the reservations
  * (a refund when negative) and the usage grows, when the balance covers the difference.
  */
-export const settleUserWhole = precompile(
+function buildSettleUserWhole(db: Db, id: number, difference: number, used: number, requests: number) {
+  return db
+    .updateTable('users')
+    .set((set) => ({
+      quota: set('quota', '-', difference),
+      used_quota: set('used_quota', '+', used),
+      request_count: set('request_count', '+', requests),
+    }))
+    .where('id', '=', id)
+    .where('quota', '>=', difference);
+}
+
+export const settleUserWhole = precompile(buildSettleUserWhole, [ID, AMOUNT, -9_100_005, COUNT]);
+
+/**
+ * The same, answering the balance it leaves, which the quota reminder's check then needs not read again. Not
+ * on MySQL, which has no UPDATE … RETURNING.
+ */
+export const settleUserWholeReturningQuota = precompile(
   (db, id: number, difference: number, used: number, requests: number) =>
-    db
-      .updateTable('users')
-      .set((set) => ({
-        quota: set('quota', '-', difference),
-        used_quota: set('used_quota', '+', used),
-        request_count: set('request_count', '+', requests),
-      }))
-      .where('id', '=', id)
-      .where('quota', '>=', difference),
+    buildSettleUserWhole(db, id, difference, used, requests).returning('quota'),
   [ID, AMOUNT, -9_100_005, COUNT],
 );
 
