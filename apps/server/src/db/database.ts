@@ -11,19 +11,23 @@ import {
 } from 'kysely';
 import Sqlite from 'libsql';
 import type { Config } from '../config/config';
+import { rememberSqliteConnection } from './direct-statements';
 import type { Database } from './schema';
 import { WalCheckpointer } from './wal-checkpointer';
 
 export type Db = Kysely<Database>;
 
-async function createSqliteDialect(sqlitePath: string): Promise<Dialect> {
+async function createSqliteDialect(
+  sqlitePath: string,
+): Promise<{ dialect: Dialect; connection: SqliteDatabase }> {
   if (sqlitePath !== ':memory:') mkdirSync(path.dirname(sqlitePath), { recursive: true });
   const database = new Sqlite(sqlitePath);
   database.exec('PRAGMA journal_mode = WAL');
   database.exec('PRAGMA busy_timeout = 5000');
   database.exec('PRAGMA synchronous = NORMAL');
   const checkpointer = sqlitePath === ':memory:' ? null : new WalCheckpointer(sqlitePath, database);
-  return new SqliteDialect({ database: withStatementCache(database, checkpointer) });
+  const connection = withStatementCache(database, checkpointer);
+  return { dialect: new SqliteDialect({ database: connection }), connection };
 }
 
 const STATEMENT_CACHE_LIMIT = 1000;
@@ -123,11 +127,14 @@ async function createMysqlDialect(dsn: string): Promise<Dialect> {
 export async function createDatabase(
   config: Pick<Config, 'databaseKind' | 'sqlDsn' | 'sqlitePath'>,
 ): Promise<Db> {
-  const dialect =
-    config.databaseKind === 'postgres'
-      ? await createPostgresDialect(config.sqlDsn)
-      : config.databaseKind === 'mysql'
-        ? await createMysqlDialect(config.sqlDsn)
-        : await createSqliteDialect(config.sqlitePath);
-  return new Kysely<Database>({ dialect });
+  if (config.databaseKind === 'postgres') {
+    return new Kysely<Database>({ dialect: await createPostgresDialect(config.sqlDsn) });
+  }
+  if (config.databaseKind === 'mysql') {
+    return new Kysely<Database>({ dialect: await createMysqlDialect(config.sqlDsn) });
+  }
+  const { dialect, connection } = await createSqliteDialect(config.sqlitePath);
+  const db = new Kysely<Database>({ dialect });
+  rememberSqliteConnection(db, connection);
+  return db;
 }
