@@ -6,13 +6,13 @@ import type { PassThroughCapability, ProviderAdapter } from '../providers/provid
 import { withAnswerModel } from './answer-model';
 import { buildUpstreamRequest } from './build-upstream-request';
 import { prepareChannelCredentials } from './channel-credentials';
-import { callChannel, callChannelForWhole, type AttemptOutcome } from './relay-attempts';
+import { callChannelForStream, callChannelForWhole, type AttemptOutcome } from './relay-attempts';
 import {
   deliverJsonBody,
   deliverStream,
   deliverTranslatedJson,
   deliverWholeStream,
-  readWholeAnswer,
+  readWholeStreamedAnswer,
   type Delivered,
 } from './relay-delivery';
 import { upstreamModelOf, type RelayJob } from './relay-job';
@@ -64,14 +64,14 @@ export async function attemptPassThrough(
     const read = await callChannelForWhole(job, adapter, upstream);
     return read.ok ? deliverJsonBody(job, call.reply, read.value, capability) : read;
   }
-  const called = await callChannel(job, adapter, upstream);
+  const called = await callChannelForStream(job, adapter, upstream);
   if (!called.ok) return called;
   const response = called.value;
   const options = { clientWantsUsage: call.chat.stream_options?.include_usage === true };
   if (headerText(response.headers, 'content-type').includes('json')) {
     // Some OpenAI-compatible servers ignore `stream: true` and answer JSON: send it as the stream asked for.
     if (!capability.answerAsEvents) throw new UpstreamFormatError('a JSON answer to a stream request');
-    const read = await readWholeAnswer(job, response);
+    const read = await readWholeStreamedAnswer(job, response);
     if (!read.ok) return read;
     const answer = capability.readResponse(read.value);
     const events = capability.answerAsEvents(answer, options);
@@ -116,7 +116,7 @@ export async function attemptTranslated(
     const read = await callChannelForWhole(job, adapter, upstream);
     return read.ok ? deliverTranslatedJson(job, call.reply, read.value, translator, call.codec) : read;
   }
-  const called = await callChannel(job, adapter, upstream);
+  const called = await callChannelForStream(job, adapter, upstream);
   if (!called.ok) return called;
   const transcoder = createTranslatedTranscoder(
     translator.createStreamDecoder(),

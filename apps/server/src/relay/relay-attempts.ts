@@ -13,8 +13,15 @@ import { describeCoolingChannels, pickServingChannel } from './channel-picking';
 import { forgetChannelCredential } from './channel-credentials';
 import { RelayError, relayErrors } from './relay-error';
 import type { RelayChannel } from './channel-cache';
+import type { ClientAbort } from './client-abort';
 import { ClientGoneError, isClientGone, noteFailedAttempt, type RelayJob } from './relay-job';
 import { readUpstreamBody, sendToChannel, type UpstreamResponse } from './upstream-call';
+import {
+  chunksOfReadable,
+  readAllChunks,
+  sendUpstreamForStream,
+  type StreamedUpstreamResponse,
+} from './streamed-upstream-call';
 import { sendUpstreamForWhole } from './whole-upstream-call';
 import {
   describeChannelSetupFailure,
@@ -65,6 +72,19 @@ function findAdapter(
 }
 
 /**
+ * What the attempt's upstream call is cancelled by. A signal that fired already is not seen by the call: the
+ * client left (or the first-token timer ran out) while the request was being prepared.
+ */
+function attemptSignal(job: RelayJob): ClientAbort {
+  const signal = job.attempt?.signal ?? job.abort;
+  if (signal.isAborted) {
+    if (isClientGone(job)) throw new ClientGoneError();
+    throw new Error('The attempt was cut before its request was sent');
+  }
+  return signal;
+}
+
+/**
  * Sends to the channel; a non-2xx answer becomes a failure described by the adapter (its body read and the
  * channel key scrubbed from it).
  */
@@ -73,14 +93,7 @@ export async function callChannel(
   adapter: ProviderAdapter,
   upstream: UpstreamRequest,
 ): Promise<AttemptOutcome<UpstreamResponse>> {
-  const signal = job.attempt?.signal ?? job.abort;
-  // A signal that fired already is not seen by the call: the client left (or the first-token timer ran out)
-  // while the request was being prepared.
-  if (signal.isAborted) {
-    if (isClientGone(job)) throw new ClientGoneError();
-    throw new Error('The attempt was cut before its request was sent');
-  }
-  const response = await sendToChannel(job.runtime, adapter, upstream, signal);
+  const response = await sendToChannel(job.runtime, adapter, upstream, attemptSignal(job));
   job.attempt?.answered();
   if (response.statusCode >= 200 && response.statusCode < 300) return { ok: true, value: response };
   const body = await readUpstreamBody(response);
@@ -118,17 +131,40 @@ export async function callChannelForWhole(
     const called = await callChannel(job, adapter, upstream);
     return called.ok ? { ok: true, value: await readUpstreamBody(called.value) } : called;
   }
-  const signal = job.attempt?.signal ?? job.abort;
-  if (signal.isAborted) {
-    if (isClientGone(job)) throw new ClientGoneError();
-    throw new Error('The attempt was cut before its request was sent');
-  }
+  const signal = attemptSignal(job);
   const watch = job.attempt;
   const response = await sendUpstreamForWhole(job.runtime, upstream, signal, () => watch?.answered());
   if (response.statusCode >= 200 && response.statusCode < 300) return { ok: true, value: response.body };
   return {
     ok: false,
     failure: describeErrorAnswer(job, adapter, response.statusCode, response.headers, response.body),
+  };
+}
+
+/**
+ * callChannel for a streamed answer: its status and headers, and a body handed over chunk by chunk. Over the
+ * HTTP pools without a body stream (streamed-upstream-call.ts); an adapter's own transport's stream is read
+ * through the same interface. An error answer is read whole and described, like callChannel's.
+ */
+export async function callChannelForStream(
+  job: RelayJob,
+  adapter: ProviderAdapter,
+  upstream: UpstreamRequest,
+): Promise<AttemptOutcome<StreamedUpstreamResponse>> {
+  const signal = attemptSignal(job);
+  let response: StreamedUpstreamResponse;
+  if (adapter.transport) {
+    const { statusCode, headers, body } = await adapter.transport.send(upstream, signal);
+    response = { statusCode, headers, body: chunksOfReadable(body) };
+  } else {
+    response = await sendUpstreamForStream(job.runtime, upstream, signal);
+  }
+  job.attempt?.answered();
+  if (response.statusCode >= 200 && response.statusCode < 300) return { ok: true, value: response };
+  const body = await readAllChunks(response.body);
+  return {
+    ok: false,
+    failure: describeErrorAnswer(job, adapter, response.statusCode, response.headers, body),
   };
 }
 

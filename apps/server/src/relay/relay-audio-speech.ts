@@ -2,14 +2,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { computeTokenCost } from '../billing/quota-cost';
 import { checkOptionalString } from '../protocols/openai-chat/openai-request-fields';
 import { buildJsonChannelRequest } from './build-upstream-request';
-import { callChannel } from './relay-attempts';
+import { callChannelForStream } from './relay-attempts';
 import { writeOwnHead } from './relay-delivery';
 import { RelayError, relayErrors } from './relay-error';
 import { ClientGoneError, isClientGone, type RelayJob } from './relay-job';
 import { readOptionalString, requireModel, type RelayJsonBody } from './relay-request';
 import type { RelayRuntime } from './relay-runtime';
 import { runRelay } from './relay-story';
-import { headerText, type UpstreamResponse } from './upstream-call';
+import type { StreamedUpstreamResponse } from './streamed-upstream-call';
+import { headerText } from './upstream-call';
 import { describeConnectionFailure, type AttemptOutcome } from './upstream-failure';
 
 /** https://platform.openai.com/docs/api-reference/audio/createSpeech */
@@ -52,7 +53,7 @@ export async function relayAudioSpeech(
         rawBody: raw,
       });
       if (!built.ok) return built;
-      const called = await callChannel(job, adapter, built.value);
+      const called = await callChannelForStream(job, adapter, built.value);
       if (!called.ok) return called;
       return deliverAudio(job, reply, called.value);
     },
@@ -87,7 +88,7 @@ function waitForRoom(reply: FastifyReply): Promise<void> {
 async function deliverAudio(
   job: RelayJob,
   reply: FastifyReply,
-  response: UpstreamResponse,
+  response: StreamedUpstreamResponse,
 ): Promise<AttemptOutcome<SpokenAudio>> {
   const raw = reply.raw;
   const contentType = headerText(response.headers, 'content-type') || 'audio/mpeg';
@@ -101,14 +102,13 @@ async function deliverAudio(
   const cut = { end: () => raw.destroy(), abandon: () => raw.destroy() };
   let held: Buffer | null = null;
   try {
-    for await (const chunk of response.body as AsyncIterable<Buffer | string>) {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      if (held !== null && held.length > 0) {
-        start();
-        if (!raw.write(held) && !raw.destroyed) await waitForRoom(reply);
-      }
+    await response.body.readChunks((bytes) => {
+      const previous = held;
       held = bytes;
-    }
+      if (previous === null || previous.length === 0) return null;
+      start();
+      return raw.write(previous) || raw.destroyed ? null : waitForRoom(reply);
+    });
   } catch (error) {
     if (isClientGone(job)) {
       if (!isStarted) throw new ClientGoneError();
