@@ -1,6 +1,7 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { withParameters } from './precompiled-query';
+import type { RunStatement } from './statement-runner';
 
 /**
  * The largest statement, in rows. A batch of n rows runs as chunks whose sizes are powers of two (70 rows:
@@ -53,6 +54,7 @@ export class PrecompiledRows {
   /**
    * Runs the statement over `count` rows of `columns` (the same `shape`, which names the columns and
    * whatever else the statement depends on), `values` holding them row after row; answers the rows changed.
+   * `run` runs each statement (inTransaction's runner inside a transaction); by default `db` does.
    */
   async execute(
     db: Kysely<Database>,
@@ -60,6 +62,7 @@ export class PrecompiledRows {
     columns: readonly string[],
     values: readonly unknown[],
     count: number,
+    run: RunStatement = (query) => db.executeQuery(query),
   ): Promise<number> {
     let changed = 0;
     let offset = 0;
@@ -73,7 +76,7 @@ export class PrecompiledRows {
             ? values
             : values.slice(offset, end)
           : slots.map((slot) => values[offset + slot]);
-      const result = await db.executeQuery(withParameters(compiled, parameters));
+      const result = await run(withParameters(compiled, parameters));
       changed += Number(result.numAffectedRows ?? 0);
       offset = end;
     }

@@ -1,5 +1,6 @@
 import { nowSeconds } from '@gatehouse/shared';
 import type { Db } from '../db/database';
+import { inTransaction } from './statement-runner';
 import {
   deleteRecord,
   giveToToken,
@@ -63,18 +64,16 @@ export async function reserveQuota(
   // Users before keys in every transaction that touches both, so two transactions never deadlock.
   try {
     await db.transaction().execute(async (trx) => {
+      const run = inTransaction(db, trx);
       const takenFromUser = holder.isUnlimitedToken
         ? takeFromUserOfUnlimitedKey(db, holder.userId, amount, holder.tokenId, now)
         : takeFromUser(db, holder.userId, amount);
-      if (!isOneRow(await trx.executeQuery(takenFromUser))) throw new ReservationRefused('user');
-      if (
-        !holder.isUnlimitedToken &&
-        !isOneRow(await trx.executeQuery(takeFromToken(db, holder.tokenId, amount, now)))
-      ) {
+      if (!isOneRow(await run(takenFromUser))) throw new ReservationRefused('user');
+      if (!holder.isUnlimitedToken && !isOneRow(await run(takeFromToken(db, holder.tokenId, amount, now)))) {
         throw new ReservationRefused('token');
       }
       if (record) {
-        await trx.executeQuery(recordFor(db, holder, amount, record, now));
+        await run(recordFor(db, holder, amount, record, now));
       }
     });
     return null;
@@ -124,10 +123,11 @@ export async function refundQuota(
   }
   try {
     await db.transaction().execute(async (trx) => {
-      await trx.executeQuery(giveToUser(db, holder.userId, amount));
-      if (!holder.isUnlimitedToken) await trx.executeQuery(giveToToken(db, holder.tokenId, amount));
+      const run = inTransaction(db, trx);
+      await run(giveToUser(db, holder.userId, amount));
+      if (!holder.isUnlimitedToken) await run(giveToToken(db, holder.tokenId, amount));
       // The record last: users, keys, then records, in every transaction that touches them (no deadlock).
-      if (reservationId !== undefined && !isOneRow(await trx.executeQuery(deleteRecord(db, reservationId)))) {
+      if (reservationId !== undefined && !isOneRow(await run(deleteRecord(db, reservationId)))) {
         throw new AlreadyReleased();
       }
     });

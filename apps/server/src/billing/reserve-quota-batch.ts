@@ -1,8 +1,9 @@
-import type { Insertable, Transaction } from 'kysely';
+import type { Insertable } from 'kysely';
 import { nowSeconds } from '@gatehouse/shared';
 import type { Db } from '../db/database';
-import type { Database, QuotaReservationsTable } from '../db/schema';
+import type { QuotaReservationsTable } from '../db/schema';
 import { PrecompiledRows } from './precompiled-rows';
+import { inTransaction, type RunStatement } from './statement-runner';
 import type { ReservationRequest, ReservationShortfall } from './quota-reservation';
 import {
   RESERVATION_FORMAT_VERSION,
@@ -75,7 +76,7 @@ function addDraw(
  */
 async function takeAllTogether(
   db: Db,
-  trx: Transaction<Database>,
+  run: RunStatement,
   requests: readonly ReservationRequest[],
   now: number,
 ): Promise<boolean> {
@@ -97,7 +98,7 @@ async function takeAllTogether(
       : draw.unlimitedTokenId === null
         ? takeFromUser(db, draw.id, draw.amount)
         : takeFromUserOfUnlimitedKey(db, draw.id, draw.amount, draw.unlimitedTokenId, now);
-    if (!isOneRow(await trx.executeQuery(statement))) return false;
+    if (!isOneRow(await run(statement))) return false;
     taken.push({ draw, isUser });
     return true;
   };
@@ -108,7 +109,7 @@ async function takeAllTogether(
   if (isAllTaken) return true;
   for (const { draw, isUser } of taken) {
     const give = isUser ? giveToUser : giveToToken;
-    await trx.executeQuery(give(db, draw.id, draw.amount));
+    await run(give(db, draw.id, draw.amount));
   }
   return false;
 }
@@ -131,7 +132,8 @@ export async function reserveQuotaBatch(
     const shortfalls: Array<ReservationShortfall | null> = [];
     const values: unknown[] = [];
     let records = 0;
-    const isAllTaken = await takeAllTogether(db, trx, requests, now);
+    const run = inTransaction(db, trx);
+    const isAllTaken = await takeAllTogether(db, run, requests, now);
     for (const request of requests) {
       const { holder, amount } = request;
       if (amount <= 0) {
@@ -142,15 +144,15 @@ export async function reserveQuotaBatch(
         const takenFromUser = holder.isUnlimitedToken
           ? takeFromUserOfUnlimitedKey(db, holder.userId, amount, holder.tokenId, now)
           : takeFromUser(db, holder.userId, amount);
-        if (!isOneRow(await trx.executeQuery(takenFromUser))) {
+        if (!isOneRow(await run(takenFromUser))) {
           shortfalls.push('user');
           continue;
         }
         if (
           !holder.isUnlimitedToken &&
-          !isOneRow(await trx.executeQuery(takeFromToken(db, holder.tokenId, amount, now)))
+          !isOneRow(await run(takeFromToken(db, holder.tokenId, amount, now)))
         ) {
-          await trx.executeQuery(giveToUser(db, holder.userId, amount));
+          await run(giveToUser(db, holder.userId, amount));
           shortfalls.push('token');
           continue;
         }
@@ -159,7 +161,9 @@ export async function reserveQuotaBatch(
       records += 1;
       shortfalls.push(null);
     }
-    if (records > 0) await recordInserts.execute(trx, 'quota_reservations', RECORD_COLUMNS, values, records);
+    if (records > 0) {
+      await recordInserts.execute(trx, 'quota_reservations', RECORD_COLUMNS, values, records, run);
+    }
     return shortfalls;
   });
 }

@@ -4,6 +4,7 @@ import type { Db } from '../db/database';
 import type { Database, NewLogRow } from '../db/schema';
 import { createRollupAccumulators, upsertRollups } from '../rollups/usage-rollups';
 import { PrecompiledRows } from './precompiled-rows';
+import { inTransaction, type RunStatement } from './statement-runner';
 import type { QuotaHolder } from './quota-reservation';
 import {
   addChannelUsage,
@@ -75,10 +76,11 @@ const recordDeletes = new PrecompiledRows((db, _shape, rows) =>
 );
 
 /** Deletes the batch's reservation records; throws ReleasedMeanwhile when some were gone already. */
-export async function deleteReservationRecords(trx: Trx, batch: Settlement[]): Promise<void> {
+export async function deleteReservationRecords(db: Db, trx: Trx, batch: Settlement[]): Promise<void> {
   const ids = recordIdsOf(batch);
   if (ids.length === 0) return;
-  const deleted = await recordDeletes.execute(trx, 'quota_reservations', ID_COLUMN, ids, ids.length);
+  const run = inTransaction(db, trx);
+  const deleted = await recordDeletes.execute(trx, 'quota_reservations', ID_COLUMN, ids, ids.length, run);
   if (deleted !== ids.length) throw new ReleasedMeanwhile();
 }
 
@@ -100,6 +102,7 @@ export async function applySettlements(
   const charged = batch.map((settlement) => settlement.cost);
   const userQuotas = new Map<number, number>();
   const canReturn = !(trx.getExecutor().adapter instanceof MysqlAdapter);
+  const run = inTransaction(db, trx);
   const all = batch.map((_, index) => index);
   // Users, then keys, then channels: the same lock order as the reservation.
   const byUser = [...groupBy(all, (index) => batch[index].holder.userId)].sort((a, b) => a[0] - b[0]);
@@ -108,18 +111,16 @@ export async function applySettlements(
     const difference = indexes.reduce((sum, index) => sum + batch[index].cost - batch[index].reserved, 0);
     const cost = indexes.reduce((sum, index) => sum + batch[index].cost, 0);
     if (canReturn) {
-      const settled = await trx.executeQuery<{ quota: number }>(
-        settleUserWholeReturningQuota(db, userId, difference, cost, indexes.length),
-      );
+      const settled = await run(settleUserWholeReturningQuota(db, userId, difference, cost, indexes.length));
       if (settled.rows.length === 1) {
-        userQuotas.set(userId, Number(settled.rows[0].quota));
+        userQuotas.set(userId, Number((settled.rows[0] as { quota: number }).quota));
         continue;
       }
     } else {
-      const settled = await trx.executeQuery(settleUserWhole(db, userId, difference, cost, indexes.length));
+      const settled = await run(settleUserWhole(db, userId, difference, cost, indexes.length));
       if (Number(settled.numAffectedRows ?? 0) === 1) continue;
     }
-    const shortfall = await settleBalance(db, trx, 'users', 'quota', userId, batch, indexes);
+    const shortfall = await settleBalance(db, trx, run, 'users', 'quota', userId, batch, indexes);
     // The part of a cost the balance could not cover was not charged: take it off the latest requests.
     let left = shortfall;
     for (let cursor = indexes.length - 1; cursor >= 0 && left > 0; cursor -= 1) {
@@ -130,7 +131,7 @@ export async function applySettlements(
       left -= cut;
     }
     const used = indexes.reduce((sum, index) => sum + charged[index], 0);
-    await trx.executeQuery(addUserUsage(db, userId, used, indexes.length));
+    await run(addUserUsage(db, userId, used, indexes.length));
   }
   const byToken = [...groupBy(all, (index) => batch[index].holder.tokenId)].sort((a, b) => a[0] - b[0]);
   for (const [tokenId, indexes] of byToken) {
@@ -138,7 +139,7 @@ export async function applySettlements(
     const used = indexes.reduce((sum, index) => sum + charged[index], 0);
     if (!batch[indexes[0]].holder.isUnlimitedToken) {
       const difference = indexes.reduce((sum, index) => sum + charged[index] - batch[index].reserved, 0);
-      const settled = await trx.executeQuery(
+      const settled = await run(
         settleTokenWhole(db, tokenId, difference, used, indexes.length, accessedTime),
       );
       if (Number(settled.numAffectedRows ?? 0) === 1) continue;
@@ -146,6 +147,7 @@ export async function applySettlements(
       await settleBalance(
         db,
         trx,
+        run,
         'tokens',
         'remain_quota',
         tokenId,
@@ -153,12 +155,12 @@ export async function applySettlements(
         costs.map((_, i) => i),
       );
     }
-    await trx.executeQuery(addTokenUsage(db, tokenId, used, indexes.length, accessedTime));
+    await run(addTokenUsage(db, tokenId, used, indexes.length, accessedTime));
   }
   const byChannel = [...groupBy(all, (index) => batch[index].channelId)].sort((a, b) => a[0] - b[0]);
   for (const [channelId, indexes] of byChannel) {
     const used = indexes.reduce((sum, index) => sum + charged[index], 0);
-    await trx.executeQuery(addChannelUsage(db, channelId, used, indexes.length));
+    await run(addChannelUsage(db, channelId, used, indexes.length));
   }
   // The rows are written straight from each settlement's log (no merged copy of 30-odd columns per row).
   const rollups = createRollupAccumulators();
@@ -171,9 +173,9 @@ export async function applySettlements(
     }
   }
   for (const failure of failures) for (const accumulator of rollups) accumulator.add(failure);
-  await insertConsumeLogs(trx, batch, charged);
-  await insertLogRows(trx, failures);
-  await upsertRollups(trx, rollups);
+  await insertConsumeLogs(trx, run, batch, charged);
+  await insertLogRows(trx, run, failures);
+  await upsertRollups(trx, rollups, run);
   return { charged, userQuotas };
 }
 
@@ -195,7 +197,12 @@ function hasColumns(row: object, columns: readonly string[], count: number): boo
  * The consumption logs of the batch. Rows with the same columns in the same order (all of the relay's) go
  * into one statement per chunk; a multi-row INSERT needs one set of columns, so another shape starts another.
  */
-async function insertConsumeLogs(trx: Trx, batch: Settlement[], charged: number[]): Promise<void> {
+async function insertConsumeLogs(
+  trx: Trx,
+  run: RunStatement,
+  batch: Settlement[],
+  charged: number[],
+): Promise<void> {
   let columns: string[] = [];
   let ownColumns = 0;
   let values: unknown[] = [];
@@ -204,7 +211,7 @@ async function insertConsumeLogs(trx: Trx, batch: Settlement[], charged: number[
     const log = batch[index].log as Record<string, unknown> | null;
     if (log === null) continue;
     if (count === 0 || !hasColumns(log, columns, ownColumns)) {
-      if (count > 0) await logInserts.execute(trx, columns.join(), columns, values, count);
+      if (count > 0) await logInserts.execute(trx, columns.join(), columns, values, count, run);
       const own = Object.keys(log);
       ownColumns = own.length;
       columns = [...own, ...SETTLED_COLUMNS];
@@ -215,17 +222,17 @@ async function insertConsumeLogs(trx: Trx, batch: Settlement[], charged: number[
     values.push(LogType.consume, charged[index], batch[index].createdAt);
     count += 1;
   }
-  if (count > 0) await logInserts.execute(trx, columns.join(), columns, values, count);
+  if (count > 0) await logInserts.execute(trx, columns.join(), columns, values, count, run);
 }
 
 /** Whole log rows (the failures), one statement per chunk of rows with the same columns. */
-async function insertLogRows(trx: Trx, rows: readonly NewLogRow[]): Promise<void> {
+async function insertLogRows(trx: Trx, run: RunStatement, rows: readonly NewLogRow[]): Promise<void> {
   let columns: string[] = [];
   let values: unknown[] = [];
   let count = 0;
   for (const row of rows as ReadonlyArray<Record<string, unknown>>) {
     if (count === 0 || !hasColumns(row, columns, columns.length)) {
-      if (count > 0) await logInserts.execute(trx, columns.join(), columns, values, count);
+      if (count > 0) await logInserts.execute(trx, columns.join(), columns, values, count, run);
       columns = Object.keys(row);
       values = [];
       count = 0;
@@ -233,7 +240,7 @@ async function insertLogRows(trx: Trx, rows: readonly NewLogRow[]): Promise<void
     for (const column of columns) values.push(row[column]);
     count += 1;
   }
-  if (count > 0) await logInserts.execute(trx, columns.join(), columns, values, count);
+  if (count > 0) await logInserts.execute(trx, columns.join(), columns, values, count, run);
 }
 
 /**
@@ -243,6 +250,7 @@ async function insertLogRows(trx: Trx, rows: readonly NewLogRow[]): Promise<void
 async function settleBalance(
   db: Db,
   trx: Trx,
+  run: RunStatement,
   table: 'users' | 'tokens',
   column: 'quota' | 'remain_quota',
   id: number,
@@ -254,11 +262,11 @@ async function settleBalance(
   const isUser = table === 'users';
   if (difference < 0) {
     const give = isUser ? addToUserBalance : addToTokenBalance;
-    await trx.executeQuery(give(db, id, -difference));
+    await run(give(db, id, -difference));
     return 0;
   }
   const takeWhole = isUser ? takeWholeFromUser : takeWholeFromToken;
-  const whole = await trx.executeQuery(takeWhole(db, id, difference));
+  const whole = await run(takeWhole(db, id, difference));
   if (Number(whole.numAffectedRows ?? 0) === 1) return 0;
   // Both tables spell the update alike; Kysely's types cannot follow a column chosen at run time.
   const update = () => trx.updateTable(table as 'users').where('id', '=', id);

@@ -259,7 +259,7 @@ export class SettlementLedger {
   private applyAndDelete(batch: Settlement[], failures: NewLogRow[]): Promise<AppliedBatch> {
     return this.db.transaction().execute(async (trx) => {
       const applied = await applySettlements(this.db, trx, batch, failures);
-      await deleteReservationRecords(trx, batch);
+      await deleteReservationRecords(this.db, trx, batch);
       return applied;
     });
   }

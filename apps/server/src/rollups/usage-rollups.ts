@@ -4,6 +4,7 @@ import type { Database, UsageRollupsTable } from '../db/schema';
 import { LATENCY_BUCKET_COLUMNS, TTFT_BUCKET_COLUMNS, latencyBucketOf } from './latency-histogram';
 import { ROLLUP_TABLES, bucketStartOf, type RollupGranularity, type RollupTable } from './rollup-buckets';
 import { PrecompiledRows } from '../billing/precompiled-rows';
+import type { RunStatement } from '../billing/statement-runner';
 
 /** The log fields a rollup reads: consumption rows count as requests, error rows as failed requests. */
 export interface RollupSource {
@@ -198,13 +199,14 @@ export async function upsertRollupRows(
   db: Kysely<Database>,
   accumulator: RollupAccumulator,
   counters: readonly CounterColumn[] = COUNTER_COLUMNS,
+  run?: RunStatement,
 ): Promise<void> {
   const rows = [...accumulator.rows.values()];
   const table = ROLLUP_TABLES[accumulator.granularity];
   if (counters === COUNTER_COLUMNS) {
     const values: unknown[] = [];
     for (const row of rows) for (const column of ROW_COLUMNS) values.push(row[column as CounterColumn]);
-    await compiledUpserts.execute(db, table, ROW_COLUMNS, values, rows.length);
+    await compiledUpserts.execute(db, table, ROW_COLUMNS, values, rows.length, run);
     return;
   }
   for (let start = 0; start < rows.length; start += ROWS_PER_UPSERT) {
@@ -217,10 +219,14 @@ export function createRollupAccumulators(): RollupAccumulator[] {
   return [new RollupAccumulator('hour'), new RollupAccumulator('day')];
 }
 
-/** Writes what the accumulators summed, in the caller's transaction. */
-export async function upsertRollups(db: Kysely<Database>, accumulators: readonly RollupAccumulator[]) {
+/** Writes what the accumulators summed, in the caller's transaction (`run` runs its statements). */
+export async function upsertRollups(
+  db: Kysely<Database>,
+  accumulators: readonly RollupAccumulator[],
+  run?: RunStatement,
+) {
   for (const accumulator of accumulators) {
-    if (accumulator.rows.size > 0) await upsertRollupRows(db, accumulator);
+    if (accumulator.rows.size > 0) await upsertRollupRows(db, accumulator, COUNTER_COLUMNS, run);
   }
 }
 
