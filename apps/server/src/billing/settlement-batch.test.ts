@@ -114,8 +114,14 @@ async function settleSeventy(db: Db): Promise<void> {
       reserved,
       cost,
       createdAt,
-      // One row of another shape in the middle of the batch.
-      log: !hasLog ? null : index === 33 ? { content, ...rest } : columns,
+      // One row of another shape in the middle of the batch, and one with a column left undefined.
+      log: !hasLog
+        ? null
+        : index === 33
+          ? { content, ...rest }
+          : index === 34
+            ? { ...columns, retries: undefined }
+            : columns,
     });
   });
   for (const failure of ['a', 'b', 'c']) {
@@ -130,6 +136,8 @@ async function settleSeventy(db: Db): Promise<void> {
       request_id: `failed-${failure}`,
       quota: 0,
       content: '502 upstream failed',
+      // A column given as undefined takes its default (retries is NOT NULL, default '').
+      retries: failure === 'c' ? undefined : '',
     });
   }
   await Promise.all(committed);

@@ -186,11 +186,25 @@ const logInserts = new PrecompiledRows((db, _shape, rows) =>
 /** The columns a settlement adds to its log row, after the row's own. */
 const SETTLED_COLUMNS = ['type', 'quota', 'created_at'];
 
-function hasColumns(row: object, columns: readonly string[], count: number): boolean {
-  const keys = Object.keys(row);
-  if (keys.length !== count) return false;
-  for (let index = 0; index < count; index += 1) if (keys[index] !== columns[index]) return false;
-  return true;
+/**
+ * The columns of a row that have a value. A column given as `undefined` takes its default, as Kysely's own
+ * INSERT does: bound as a parameter it would be NULL, which a NOT NULL column refuses (and the batch with it).
+ */
+function definedColumns(row: Record<string, unknown>): string[] {
+  const columns: string[] = [];
+  for (const column in row) if (row[column] !== undefined) columns.push(column);
+  return columns;
+}
+
+/** Whether the row's columns with a value are the first `count` of `columns`, in their order. */
+function hasColumns(row: Record<string, unknown>, columns: readonly string[], count: number): boolean {
+  let index = 0;
+  for (const column in row) {
+    if (row[column] === undefined) continue;
+    if (index === count || column !== columns[index]) return false;
+    index += 1;
+  }
+  return index === count;
 }
 
 /**
@@ -212,7 +226,7 @@ async function insertConsumeLogs(
     if (log === null) continue;
     if (count === 0 || !hasColumns(log, columns, ownColumns)) {
       if (count > 0) await logInserts.execute(trx, columns.join(), columns, values, count, run);
-      const own = Object.keys(log);
+      const own = definedColumns(log);
       ownColumns = own.length;
       columns = [...own, ...SETTLED_COLUMNS];
       values = [];
@@ -233,7 +247,7 @@ async function insertLogRows(trx: Trx, run: RunStatement, rows: readonly NewLogR
   for (const row of rows as ReadonlyArray<Record<string, unknown>>) {
     if (count === 0 || !hasColumns(row, columns, columns.length)) {
       if (count > 0) await logInserts.execute(trx, columns.join(), columns, values, count, run);
-      columns = Object.keys(row);
+      columns = definedColumns(row);
       values = [];
       count = 0;
     }
