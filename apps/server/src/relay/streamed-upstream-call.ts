@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import type { UpstreamRequest } from '../providers/provider-types';
 import type { ClientAbort } from './client-abort';
 import type { RelayRuntime } from './relay-runtime';
-import { splitUrl } from './upstream-call';
+import { dispatchOptionsFor } from './whole-upstream-call';
 
 /**
  * Takes one chunk of the body; answers a promise while the client's socket is full, and the body waits
@@ -180,22 +180,9 @@ export function sendUpstreamForStream(
   upstream: UpstreamRequest,
   signal: ClientAbort,
 ): Promise<StreamedUpstreamResponse> {
-  const timeout = runtime.context.config.relayTimeoutSeconds * 1000;
-  const { origin, path } = splitUrl(upstream.url);
   return new Promise((resolve, reject) => {
     const reader = new StreamedAnswerReader(signal, resolve, reject);
-    runtime.dispatcher.dispatch(
-      {
-        origin,
-        path,
-        method: upstream.method ?? 'POST',
-        headers: upstream.headers,
-        body: upstream.body,
-        headersTimeout: timeout,
-        bodyTimeout: timeout,
-      },
-      reader,
-    );
+    runtime.dispatcher.dispatch(dispatchOptionsFor(runtime, upstream), reader);
   });
 }
 

@@ -91,21 +91,29 @@ export function sendUpstreamForWhole(
   signal: ClientAbort,
   onAnswered: () => void,
 ): Promise<WholeUpstreamResponse> {
-  const timeout = runtime.context.config.relayTimeoutSeconds * 1000;
-  const { origin, path } = splitUrl(upstream.url);
   return new Promise((resolve, reject) => {
     const reader = new WholeAnswerReader(signal, onAnswered, resolve, reject);
-    runtime.dispatcher.dispatch(
-      {
-        origin,
-        path,
-        method: upstream.method ?? 'POST',
-        headers: upstream.headers,
-        body: upstream.body,
-        headersTimeout: timeout,
-        bodyTimeout: timeout,
-      },
-      reader,
-    );
+    runtime.dispatcher.dispatch(dispatchOptionsFor(runtime, upstream), reader);
   });
+}
+
+/**
+ * An upstream request as undici's dispatch() takes it, over the shared pools: RELAY_TIMEOUT bounds the wait
+ * for the headers and every gap between body chunks (0 = no limit).
+ */
+export function dispatchOptionsFor(
+  runtime: RelayRuntime,
+  upstream: UpstreamRequest,
+): Dispatcher.DispatchOptions {
+  const timeout = runtime.context.config.relayTimeoutSeconds * 1000;
+  const { origin, path } = splitUrl(upstream.url);
+  return {
+    origin,
+    path,
+    method: upstream.method ?? 'POST',
+    headers: upstream.headers,
+    body: upstream.body,
+    headersTimeout: timeout,
+    bodyTimeout: timeout,
+  };
 }
