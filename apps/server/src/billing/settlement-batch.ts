@@ -40,6 +40,11 @@ export interface Settlement {
    * answer is withheld, so the settlement turns into a full refund (SettlementLedger)
    */
   isWithheld?: boolean;
+  /**
+   * Set by the ledger on a withheld settlement: its request's wait for the charge, and when its first commit
+   * failed (0 before); settled with the commit that carries the charge, or rejected when it is refunded.
+   */
+  waiter?: { resolve: () => void; reject: (error: unknown) => void; failedAt: number };
 }
 
 /** Ids per SELECT when a batch looks for its records (settlement-ledger.ts, after ReleasedMeanwhile). */

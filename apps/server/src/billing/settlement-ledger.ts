@@ -43,17 +43,25 @@ const BATCH_DELAY_MS = 0;
 const MAX_BATCH = 500;
 /** After a failed commit (the database away), the next try waits this long. */
 const RETRY_DELAY_MS = 1000;
+/**
+ * How long a withheld answer waits for its charge once a commit failed. A commit that fails as the connection
+ * drops may have gone through all the same; the next try finds out (its reservation record is gone), and
+ * then the answer is delivered, being charged, or charged now and delivered. Past this wait the client gets
+ * its 503 and the charge is refunded — exact unless that earlier commit did go through after all, which the
+ * next try then logs (the answer was not delivered but stays charged).
+ */
+const WITHHELD_WAIT_MS = 15_000;
 
 /** The error log row of an answer withheld because its charge could not be committed. */
 export const WITHHELD_NOTE =
   '503 settlement_failed: the answer was withheld because its charge could not be recorded; nothing charged';
 
 /**
- * What a settlement becomes once its first commit failed: a withheld answer (the client got none of it) is
- * refunded whole and logged as failed; one the client got part of (a stream) is still charged.
+ * What a withheld answer's settlement becomes once the client was told its charge could not be recorded: the
+ * client got none of the answer, so it is refunded whole and logged as failed. (One the client got part of,
+ * a stream, is still charged.)
  */
-function afterFailedCommit(settlement: Settlement, failures: NewLogRow[]): Settlement {
-  if (!settlement.isWithheld) return settlement;
+function refundWithheld(settlement: Settlement, failures: NewLogRow[]): Settlement {
   if (settlement.log) {
     failures.push({
       ...settlement.log,
@@ -63,7 +71,7 @@ function afterFailedCommit(settlement: Settlement, failures: NewLogRow[]): Settl
       content: WITHHELD_NOTE,
     });
   }
-  return { ...settlement, cost: 0, log: null, isWithheld: false };
+  return { ...settlement, cost: 0, log: null, isWithheld: false, waiter: undefined };
 }
 
 /** Settlements waiting for the same commit. */
@@ -120,7 +128,9 @@ export class SettlementLedger {
     batch.settlements.push(settlement);
     if (batch.settlements.length >= MAX_BATCH) void this.write();
     else this.schedule(BATCH_DELAY_MS);
-    return batch.committed;
+    if (!settlement.isWithheld) return batch.committed;
+    // A withheld answer waits for its own charge, which may outlive this batch (see WITHHELD_WAIT_MS).
+    return new Promise((resolve, reject) => (settlement.waiter = { resolve, reject, failedAt: 0 }));
   }
 
   /**
@@ -187,16 +197,28 @@ export class SettlementLedger {
     try {
       applied = await this.commit(batch, failures);
     } catch (error) {
-      // Nothing was written: the waiting requests learn it now, and the batch is tried again later.
+      // Not written, or not known to be: the batch is tried again later. Requests whose client has part of
+      // the answer (streams) learn it now; a withheld answer waits for the next tries a while (its commit may
+      // have gone through), then is refunded and its client told.
       reject(error);
-      const withheld: NewLogRow[] = [];
-      this.pending.settlements.unshift(...batch.map((settlement) => afterFailedCommit(settlement, withheld)));
-      this.pending.failures.unshift(...failures, ...withheld);
+      const refunded: NewLogRow[] = [];
+      const now = Date.now();
+      const retried = batch.map((settlement) => {
+        const waiter = settlement.waiter;
+        if (!waiter) return settlement;
+        if (waiter.failedAt === 0) waiter.failedAt = now;
+        if (!this.isClosed && now - waiter.failedAt < WITHHELD_WAIT_MS) return settlement;
+        waiter.reject(error);
+        return refundWithheld(settlement, refunded);
+      });
+      this.pending.settlements.unshift(...retried);
+      this.pending.failures.unshift(...failures, ...refunded);
       this.log.error({ err: error }, 'settling relay requests failed; will retry');
       this.schedule(RETRY_DELAY_MS);
       return;
     }
     resolve();
+    for (const settlement of batch) settlement.waiter?.resolve();
     await this.findCrossings(batch, applied).catch((error: unknown) =>
       this.log.error({ err: error }, 'quota reminder check failed'),
     );

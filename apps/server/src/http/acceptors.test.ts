@@ -56,11 +56,13 @@ async function acceptedPerTurn(server: Server, port: number, count: number): Pro
     socket.on('error', () => undefined);
     clients.push(socket);
   }
-  // connect() runs on the next tick; loopback handshakes complete in the kernel, no turn needed.
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  // connect() runs on the next tick, before this one; loopback handshakes complete in the kernel, so after
+  // holding the loop every connection waits in the accept queue, none accepted yet (no turn has run).
+  await new Promise((resolve) => process.nextTick(resolve));
   holdLoop(100);
   const perTurn: number[] = [];
   let before = accepted;
+  expect(before).toBe(0);
   await new Promise<void>((resolve) => {
     const turn = () => {
       perTurn.push(accepted - before);

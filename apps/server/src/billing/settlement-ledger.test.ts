@@ -1,0 +1,129 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LogType } from '@gatehouse/shared';
+import { createDatabase, type Db } from '../db/database';
+import { migrateToLatest } from '../db/migrate';
+import { holderBalances, quietLedger, seedQuotaHolder } from '../../test/support/quota-holder';
+import { reserveQuota } from './quota-reservation';
+import type { Settlement } from './settlement-ledger';
+
+/**
+ * A settlement commit whose outcome is unknown: the database reports a failure (the connection dropped as it
+ * committed), yet the transaction went through — or it really failed. A withheld answer (a JSON body) waits
+ * for the next try, which tells which, and is then delivered: charged exactly once either way.
+ */
+const folders: string[] = [];
+const databases: Db[] = [];
+
+afterEach(async () => {
+  for (const db of databases.splice(0)) await db.destroy();
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+type Failure = 'after commit' | 'before commit' | null;
+
+/** The database, and a view of it whose next transaction fails as told (once). */
+async function openDatabases(): Promise<{ db: Db; flaky: Db; failNext: (failure: Failure) => void }> {
+  const folder = mkdtempSync(path.join(tmpdir(), 'gatehouse-in-doubt-'));
+  folders.push(folder);
+  const db = await createDatabase({
+    databaseKind: 'sqlite',
+    sqlDsn: '',
+    sqlitePath: path.join(folder, 'test.db'),
+  });
+  databases.push(db);
+  await migrateToLatest(db);
+  let next: Failure = null;
+  const lost = () =>
+    Object.assign(new Error('Connection lost: the server closed the connection'), {
+      code: 'PROTOCOL_CONNECTION_LOST',
+    });
+  const flaky = new Proxy(db, {
+    get(target, property) {
+      if (property !== 'transaction') {
+        // Kysely keeps its state in private fields: its methods must see the database itself as `this`.
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      }
+      return () => {
+        const builder = target.transaction();
+        return {
+          execute: async <T>(work: Parameters<typeof builder.execute<T>>[0]) => {
+            const failure = next;
+            next = null;
+            if (failure === 'before commit') throw lost();
+            const result = await builder.execute(work);
+            if (failure === 'after commit') throw lost();
+            return result;
+          },
+        };
+      };
+    },
+  });
+  return { db, flaky, failNext: (failure) => (next = failure) };
+}
+
+async function reservedSettlement(db: Db, id: string, isWithheld: boolean): Promise<Settlement> {
+  const holder = await seedQuotaHolder(db);
+  expect(await reserveQuota(db, holder, 100, { id, nodeId: 'node-a', leaseSeconds: 300 })).toBeNull();
+  return {
+    holder,
+    reservationId: id,
+    channelId: holder.channelId,
+    reserved: 100,
+    cost: 30,
+    createdAt: Math.floor(Date.now() / 1000),
+    isWithheld,
+    log: {
+      user_id: holder.userId,
+      username: 'u',
+      token_name: 'ledger key',
+      model_name: 'gpt-4o-mini',
+      channel_id: holder.channelId,
+      request_id: id,
+      content: '',
+    },
+  };
+}
+
+async function loggedCharges(db: Db, requestId: string) {
+  const rows = await db
+    .selectFrom('logs')
+    .select(['type', 'quota'])
+    .where('request_id', '=', requestId)
+    .execute();
+  return rows.map((row) => ({ type: Number(row.type), quota: Number(row.quota) }));
+}
+
+describe('a settlement whose commit is in doubt', () => {
+  it.each(['after commit', 'before commit'] as const)(
+    'delivers a withheld answer once its charge is known, charged once (failure %s)',
+    async (failure) => {
+      const { db, flaky, failNext } = await openDatabases();
+      const settlement = await reservedSettlement(db, `in-doubt-${failure.split(' ')[0]}`, true);
+      const ledger = quietLedger(flaky);
+      failNext(failure);
+      // The answer is delivered when this resolves; it must not reject (a 503 for an answer that is charged).
+      await expect(ledger.record(settlement)).resolves.toBeUndefined();
+      await ledger.close();
+      expect(await holderBalances(db, settlement.holder)).toEqual({ user: 970, token: 970 });
+      expect(await loggedCharges(db, settlement.reservationId!)).toEqual([
+        { type: LogType.consume, quota: 30 },
+      ]);
+      expect(await db.selectFrom('quota_reservations').select('id').execute()).toEqual([]);
+    },
+  );
+
+  it('tells a stream at once (its client has the answer already) and still charges it once', async () => {
+    const { db, flaky, failNext } = await openDatabases();
+    const settlement = await reservedSettlement(db, 'in-doubt-stream', false);
+    const ledger = quietLedger(flaky);
+    failNext('after commit');
+    await expect(ledger.record(settlement)).rejects.toThrow('Connection lost');
+    await ledger.close();
+    expect(await holderBalances(db, settlement.holder)).toEqual({ user: 970, token: 970 });
+    expect(await loggedCharges(db, 'in-doubt-stream')).toEqual([{ type: LogType.consume, quota: 30 }]);
+  });
+});
