@@ -3,37 +3,42 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LogType } from '@gatehouse/shared';
+import type { Config } from '../config/config';
 import { createDatabase, type Db } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
-import { holderBalances, quietLedger, seedQuotaHolder } from '../../test/support/quota-holder';
-import { reserveQuota } from './quota-reservation';
+import { externalDatabaseServers, isListening } from '../../test/support/external-databases';
+import { holderBalances, quietLedger } from '../../test/support/quota-holder';
+import { reserveQuota, type QuotaHolder } from './quota-reservation';
 import type { Settlement } from './settlement-ledger';
 
 /**
- * A settlement commit whose outcome is unknown: the database reports a failure (the connection dropped as it
- * committed), yet the transaction went through — or it really failed. A withheld answer (a JSON body) waits
- * for the next try, which tells which, and is then delivered: charged exactly once either way.
+ * A settlement commit whose outcome is unknown: a database over the network reports a failure (the
+ * connection dropped as it committed), yet the transaction went through — or it really failed. A withheld
+ * answer (a JSON body) waits for the next try, which tells which, and is then delivered: charged exactly once
+ * either way. On SQLite a failed commit committed nothing: the withheld answer is refunded at once.
  */
-const folders: string[] = [];
-const databases: Db[] = [];
+const cleanups: Array<() => Promise<void> | void> = [];
 
 afterEach(async () => {
-  for (const db of databases.splice(0)) await db.destroy();
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 type Failure = 'after commit' | 'before commit' | null;
 
-/** The database, and a view of it whose next transaction fails as told (once). */
-async function openDatabases(): Promise<{ db: Db; flaky: Db; failNext: (failure: Failure) => void }> {
+type Where = Pick<Config, 'databaseKind' | 'sqlDsn' | 'sqlitePath'>;
+
+async function sqliteDatabase(): Promise<Where> {
   const folder = mkdtempSync(path.join(tmpdir(), 'gatehouse-in-doubt-'));
-  folders.push(folder);
-  const db = await createDatabase({
-    databaseKind: 'sqlite',
-    sqlDsn: '',
-    sqlitePath: path.join(folder, 'test.db'),
-  });
-  databases.push(db);
+  cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
+  return { databaseKind: 'sqlite', sqlDsn: '', sqlitePath: path.join(folder, 'test.db') };
+}
+
+/** The database, and a view of it whose next transaction fails as told (once). */
+async function openDatabases(
+  where: Where,
+): Promise<{ db: Db; flaky: Db; failNext: (failure: Failure) => void }> {
+  const db = await createDatabase(where);
+  cleanups.push(() => db.destroy());
   await migrateToLatest(db);
   let next: Failure = null;
   const lost = () =>
@@ -65,8 +70,41 @@ async function openDatabases(): Promise<{ db: Db; flaky: Db; failNext: (failure:
   return { db, flaky, failNext: (failure) => (next = failure) };
 }
 
+/** A user and a key with 1,000 each, and a channel (looked up by name: PostgreSQL answers no insert id). */
+async function seedHolder(db: Db): Promise<QuotaHolder & { channelId: number }> {
+  const suffix = Math.random().toString(36).slice(2, 10);
+  await db
+    .insertInto('users')
+    .values({ username: `u${suffix}`, password: 'x', aff_code: suffix, quota: 1000, created_at: 0 })
+    .execute();
+  const user = await db
+    .selectFrom('users')
+    .select('id')
+    .where('username', '=', `u${suffix}`)
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('tokens')
+    .values({ user_id: user.id, key: `k${suffix}`, name: 'ledger key', remain_quota: 1000 })
+    .execute();
+  const token = await db
+    .selectFrom('tokens')
+    .select('id')
+    .where('key', '=', `k${suffix}`)
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('channels')
+    .values({ key: 'x', name: `c${suffix}` })
+    .execute();
+  const channel = await db
+    .selectFrom('channels')
+    .select('id')
+    .where('name', '=', `c${suffix}`)
+    .executeTakeFirstOrThrow();
+  return { userId: user.id, tokenId: token.id, channelId: channel.id, isUnlimitedToken: false };
+}
+
 async function reservedSettlement(db: Db, id: string, isWithheld: boolean): Promise<Settlement> {
-  const holder = await seedQuotaHolder(db);
+  const holder = await seedHolder(db);
   expect(await reserveQuota(db, holder, 100, { id, nodeId: 'node-a', leaseSeconds: 300 })).toBeNull();
   return {
     holder,
@@ -97,27 +135,51 @@ async function loggedCharges(db: Db, requestId: string) {
   return rows.map((row) => ({ type: Number(row.type), quota: Number(row.quota) }));
 }
 
+const reachable = await Promise.all(
+  externalDatabaseServers.map(async (server) => [server, await isListening(server.port)] as const),
+);
+
 describe('a settlement whose commit is in doubt', () => {
-  it.each(['after commit', 'before commit'] as const)(
-    'delivers a withheld answer once its charge is known, charged once (failure %s)',
-    async (failure) => {
-      const { db, flaky, failNext } = await openDatabases();
-      const settlement = await reservedSettlement(db, `in-doubt-${failure.split(' ')[0]}`, true);
-      const ledger = quietLedger(flaky);
-      failNext(failure);
-      // The answer is delivered when this resolves; it must not reject (a 503 for an answer that is charged).
-      await expect(ledger.record(settlement)).resolves.toBeUndefined();
-      await ledger.close();
-      expect(await holderBalances(db, settlement.holder)).toEqual({ user: 970, token: 970 });
-      expect(await loggedCharges(db, settlement.reservationId!)).toEqual([
-        { type: LogType.consume, quota: 30 },
-      ]);
-      expect(await db.selectFrom('quota_reservations').select('id').execute()).toEqual([]);
-    },
-  );
+  for (const [server, isUp] of reachable) {
+    for (const failure of ['after commit', 'before commit'] as const) {
+      it.skipIf(!isUp)(
+        `on ${server.name}, delivers a withheld answer once its charge is known, charged once (failure ${failure})`,
+        async () => {
+          const database = await server.create('gatehouse_in_doubt');
+          cleanups.push(database.drop);
+          const { db, flaky, failNext } = await openDatabases({
+            databaseKind: server.name === 'PostgreSQL' ? 'postgres' : 'mysql',
+            sqlDsn: database.dsn,
+            sqlitePath: '',
+          });
+          const id = `in-doubt-${failure.split(' ')[0]}`;
+          const settlement = await reservedSettlement(db, id, true);
+          const ledger = quietLedger(flaky);
+          failNext(failure);
+          // The answer is delivered when this resolves; it must not reject (a 503 for an answer that is charged).
+          await expect(ledger.record(settlement)).resolves.toBeUndefined();
+          await ledger.close();
+          expect(await holderBalances(db, settlement.holder)).toEqual({ user: 970, token: 970 });
+          expect(await loggedCharges(db, id)).toEqual([{ type: LogType.consume, quota: 30 }]);
+          expect(await db.selectFrom('quota_reservations').select('id').execute()).toEqual([]);
+        },
+      );
+    }
+  }
+
+  it('on SQLite, where a failed commit committed nothing, refunds a withheld answer at once', async () => {
+    const { db, flaky, failNext } = await openDatabases(await sqliteDatabase());
+    const settlement = await reservedSettlement(db, 'refused', true);
+    const ledger = quietLedger(flaky);
+    failNext('before commit');
+    await expect(ledger.record(settlement)).rejects.toThrow('Connection lost');
+    await ledger.close();
+    expect(await holderBalances(db, settlement.holder)).toEqual({ user: 1000, token: 1000 });
+    expect(await loggedCharges(db, 'refused')).toEqual([{ type: LogType.error, quota: 0 }]);
+  });
 
   it('tells a stream at once (its client has the answer already) and still charges it once', async () => {
-    const { db, flaky, failNext } = await openDatabases();
+    const { db, flaky, failNext } = await openDatabases(await sqliteDatabase());
     const settlement = await reservedSettlement(db, 'in-doubt-stream', false);
     const ledger = quietLedger(flaky);
     failNext('after commit');

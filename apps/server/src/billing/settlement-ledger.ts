@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { SqliteAdapter } from 'kysely';
 import { LogType } from '@gatehouse/shared';
 import type { Db } from '../db/database';
 import type { NewLogRow } from '../db/schema';
@@ -44,11 +45,13 @@ const MAX_BATCH = 500;
 /** After a failed commit (the database away), the next try waits this long. */
 const RETRY_DELAY_MS = 1000;
 /**
- * How long a withheld answer waits for its charge once a commit failed. A commit that fails as the connection
- * drops may have gone through all the same; the next try finds out (its reservation record is gone), and
- * then the answer is delivered, being charged, or charged now and delivered. Past this wait the client gets
- * its 503 and the charge is refunded — exact unless that earlier commit did go through after all, which the
- * next try then logs (the answer was not delivered but stays charged).
+ * How long a withheld answer waits for its charge once a commit failed, on a database over the network. A
+ * commit that fails as the connection drops may have gone through all the same; the next try finds out (its
+ * reservation record is gone), and then the answer is delivered, being charged, or charged now and
+ * delivered. Past this wait the client gets its 503 and the charge is refunded — exact unless that earlier
+ * commit did go through after all, which the next try then logs (the answer was not delivered but stays
+ * charged). SQLite's commit is a call in this process: when it fails, nothing was committed, so there is no
+ * wait.
  */
 const WITHHELD_WAIT_MS = 15_000;
 
@@ -112,12 +115,17 @@ export class SettlementLedger {
   /** settlements announced but not recorded yet (their tokens are still being counted) */
   private readonly expected = new Set<Promise<void>>();
 
+  /** see WITHHELD_WAIT_MS */
+  private readonly withheldWaitMs: number;
+
   constructor(
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
     private readonly quotaRemindThreshold: () => number,
     private readonly onQuotaCrossing: (crossing: QuotaCrossing) => void,
-  ) {}
+  ) {
+    this.withheldWaitMs = db.getExecutor().adapter instanceof SqliteAdapter ? 0 : WITHHELD_WAIT_MS;
+  }
 
   /**
    * Queues a settlement; resolves when it is committed (shared by every settlement of its batch), rejects when
@@ -207,7 +215,7 @@ export class SettlementLedger {
         const waiter = settlement.waiter;
         if (!waiter) return settlement;
         if (waiter.failedAt === 0) waiter.failedAt = now;
-        if (!this.isClosed && now - waiter.failedAt < WITHHELD_WAIT_MS) return settlement;
+        if (!this.isClosed && now - waiter.failedAt < this.withheldWaitMs) return settlement;
         waiter.reject(error);
         return refundWithheld(settlement, refunded);
       });
