@@ -3,8 +3,8 @@ import { createTokenCounter } from '../billing/token-counter';
 import type { IngressCodec, TokenCountCodec } from '../protocols/ingress-codec';
 import type { JsonCapability, PassThroughRequestInput, ProviderAdapter } from '../providers/provider-types';
 import { prepareChannelCredentials } from './channel-credentials';
-import { callChannel, runAttempts, type AttemptOutcome } from './relay-attempts';
-import { deliverJson } from './relay-delivery';
+import { callChannelForWhole, runAttempts, type AttemptOutcome } from './relay-attempts';
+import { deliverJsonBody } from './relay-delivery';
 import { startRelayJob, upstreamModelOf, type RelayJob } from './relay-job';
 import type { RelayJsonBody } from './relay-request';
 import type { RelayRuntime } from './relay-runtime';
@@ -37,9 +37,9 @@ async function forwardCount(
     isStream: false,
     clientHeaders: call.clientHeaders,
   });
-  const called = await callChannel(job, adapter, upstream);
-  if (!called.ok) return called;
-  const delivered = await deliverJson(job, call.reply, called.value, capability);
+  const read = await callChannelForWhole(job, adapter, upstream);
+  if (!read.ok) return read;
+  const delivered = deliverJsonBody(job, call.reply, read.value, capability);
   // A count is not billed: nothing to commit before it is sent.
   job.finalWrite?.end();
   return delivered.ok ? { ok: true, value: undefined } : delivered;

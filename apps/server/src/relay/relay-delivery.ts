@@ -52,23 +52,10 @@ async function readWhole(job: RelayJob, reading: Promise<Buffer>): Promise<Attem
 }
 
 /**
- * A whole JSON answer, read, checked and sent in one piece (the upstream's bytes, or the capability's
- * translation of them for `input`). A failure before it is sent may be retried: a cut or malformed answer
- * throws UpstreamFormatError from readResponse.
+ * A whole JSON answer (read by callChannelForWhole), checked and sent in one piece: the upstream's bytes, or
+ * the capability's translation of them for `input`. A failure before it is sent may be retried: a malformed
+ * answer throws UpstreamFormatError from readResponse.
  */
-export async function deliverJson<Input>(
-  job: RelayJob,
-  reply: FastifyReply,
-  response: UpstreamResponse,
-  capability: Pick<JsonCapability<Input>, 'readResponse'>,
-  input?: Input,
-): Promise<AttemptOutcome<Delivered>> {
-  const read = await readWholeAnswer(job, response);
-  if (!read.ok) return read;
-  return deliverJsonBody(job, reply, read.value, capability, input);
-}
-
-/** deliverJson for a body read already (callChannelForWhole). */
 export function deliverJsonBody<Input>(
   job: RelayJob,
   reply: FastifyReply,

@@ -2,9 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { computeTokenCost } from '../billing/quota-cost';
 import { invalidType, missingParameter } from '../protocols/openai-chat/openai-request-fields';
 import { buildChannelRequest } from './build-upstream-request';
-import { callChannel } from './relay-attempts';
+import { callChannelForWhole } from './relay-attempts';
 import type { TokenUsage } from '../providers/provider-types';
-import { deliverJson, holdWholeAnswer, readWholeAnswer } from './relay-delivery';
+import { deliverJsonBody, holdWholeAnswer } from './relay-delivery';
 import { createSettlementCounter, upstreamModelOf, type RelayJob } from './relay-job';
 import { readOptionalString, requireModel, type RelayJsonBody } from './relay-request';
 import type { RelayRuntime } from './relay-runtime';
@@ -68,12 +68,10 @@ export async function relayEmbeddings(
         capability.buildRequest({ ...request, channel }),
       );
       if (!built.ok) return built;
-      const called = await callChannel(job, adapter, built.value);
-      if (!called.ok) return called;
-      const input = { ...request, channel: job.channel.credentials };
-      if (endpoint === 'moderations') return deliverJson(job, reply, called.value, capability, input);
-      const read = await readWholeAnswer(job, called.value);
+      const read = await callChannelForWhole(job, adapter, built.value);
       if (!read.ok) return read;
+      const input = { ...request, channel: job.channel.credentials };
+      if (endpoint === 'moderations') return deliverJsonBody(job, reply, read.value, capability, input);
       const answer = capability.readResponse(read.value, input);
       isCountedLocally = answer.usage === null;
       const usage = answer.usage ?? (await countLocally(job));

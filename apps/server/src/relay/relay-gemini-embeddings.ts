@@ -6,8 +6,8 @@ import {
   convertToGeminiEmbedResponse,
 } from '../protocols/gemini/convert-gemini-embeddings';
 import { prepareChannelCredentials } from './channel-credentials';
-import { callChannel } from './relay-attempts';
-import { holdWholeAnswer, readWholeAnswer } from './relay-delivery';
+import { callChannelForWhole } from './relay-attempts';
+import { holdWholeAnswer } from './relay-delivery';
 import { createSettlementCounter, upstreamModelOf } from './relay-job';
 import type { RelayJsonBody } from './relay-request';
 import type { RelayRuntime } from './relay-runtime';
@@ -48,9 +48,7 @@ export async function relayGeminiEmbeddings(
         upstreamModel,
         isModelMapped: false,
       };
-      const called = await callChannel(job, adapter, await capability.buildRequest(input));
-      if (!called.ok) return called;
-      const read = await readWholeAnswer(job, called.value);
+      const read = await callChannelForWhole(job, adapter, await capability.buildRequest(input));
       if (!read.ok) return read;
       const answer = capability.readResponse(read.value, input);
       const converted = convertToGeminiEmbedResponse(answer.answer, isBatch);

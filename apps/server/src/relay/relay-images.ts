@@ -8,8 +8,8 @@ import { computeImageCost, computeReservation, computeTokenCost } from '../billi
 import { createTokenEstimator } from '../billing/token-counter';
 import { checkOptionalString } from '../protocols/openai-chat/openai-request-fields';
 import { buildJsonChannelRequest } from './build-upstream-request';
-import { callChannel } from './relay-attempts';
-import { deliverJson } from './relay-delivery';
+import { callChannelForWhole } from './relay-attempts';
+import { deliverJsonBody } from './relay-delivery';
 import { relayErrors } from './relay-error';
 import { createSettlementCounter, type BilledUsage } from './relay-job';
 import { readOptionalString, readPositiveInteger, type RelayJsonBody } from './relay-request';
@@ -76,8 +76,8 @@ export async function relayImages(
         rawBody: raw,
       });
       if (!built.ok) return built;
-      const called = await callChannel(job, adapter, built.value);
-      return called.ok ? deliverJson(job, reply, called.value, capability) : called;
+      const read = await callChannelForWhole(job, adapter, built.value);
+      return read.ok ? deliverJsonBody(job, reply, read.value, capability) : read;
     },
     async bill(job, delivered): Promise<BilledUsage> {
       const returned = countImages(delivered.answer, images);
