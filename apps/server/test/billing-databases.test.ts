@@ -3,7 +3,7 @@ import { LogType } from '@gatehouse/shared';
 import { loadConfig } from '../src/config/config';
 import { closeContext, createContext, type AppContext } from '../src/context';
 import { reserveQuota } from '../src/billing/quota-reservation';
-import { quietLedger } from './support/quota-holder';
+import { quietLedger, seedQuotaHolder } from './support/quota-holder';
 import { toLog } from '../src/logs/log-query';
 import { startOpenAIUpstream } from './support/openai-upstream';
 import { startRelayKit } from './support/relay-kit';
@@ -18,38 +18,8 @@ afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
 });
 
-async function seed(context: AppContext, quota: number, remainQuota: number) {
-  const { db } = context;
-  const suffix = Math.random().toString(36).slice(2, 10);
-  const user = await db
-    .insertInto('users')
-    .values({ username: `u${suffix}`, password: 'x', aff_code: suffix, quota, created_at: 0 })
-    .executeTakeFirstOrThrow();
-  let userId = Number(user.insertId);
-  if (!userId) {
-    userId = (
-      await db.selectFrom('users').select('id').where('username', '=', `u${suffix}`).executeTakeFirstOrThrow()
-    ).id;
-  }
-  await db
-    .insertInto('tokens')
-    .values({ user_id: userId, key: `k${suffix}`, remain_quota: remainQuota })
-    .execute();
-  const token = await db
-    .selectFrom('tokens')
-    .select('id')
-    .where('key', '=', `k${suffix}`)
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('channels')
-    .values({ key: 'x', name: `c${suffix}` })
-    .execute();
-  const channel = await db
-    .selectFrom('channels')
-    .select('id')
-    .where('name', '=', `c${suffix}`)
-    .executeTakeFirstOrThrow();
-  return { userId, tokenId: token.id, channelId: channel.id, isUnlimitedToken: false };
+function seed(context: AppContext, quota: number, remainQuota: number) {
+  return seedQuotaHolder(context.db, { quota, remainQuota });
 }
 
 async function balances(context: AppContext, holder: { userId: number; tokenId: number }) {

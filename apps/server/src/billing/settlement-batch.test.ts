@@ -7,7 +7,7 @@ import { loadConfig } from '../config/config';
 import { closeContext, createContext } from '../context';
 import type { Db } from '../db/database';
 import { externalDatabaseServers, isListening } from '../../test/support/external-databases';
-import { silentLog } from '../../test/support/quota-holder';
+import { seedQuotaHolder, silentLog } from '../../test/support/quota-holder';
 import type { QuotaHolder } from './quota-reservation';
 import { reserveQuotaBatch } from './reserve-quota-batch';
 import { SettlementLedger, type QuotaCrossing } from './settlement-ledger';
@@ -22,49 +22,11 @@ afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
 });
 
-async function seedHolder(
-  db: Db,
-  quota: number,
-): Promise<QuotaHolder & { channelId: number; username: string }> {
-  const suffix = Math.random().toString(36).slice(2, 10);
-  await db
-    .insertInto('users')
-    .values({ username: `u${suffix}`, password: 'x', aff_code: suffix, quota, created_at: 0 })
-    .execute();
-  const user = await db
-    .selectFrom('users')
-    .select('id')
-    .where('username', '=', `u${suffix}`)
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('tokens')
-    .values({ user_id: user.id, key: `k${suffix}`, name: 'key', remain_quota: quota })
-    .execute();
-  const token = await db
-    .selectFrom('tokens')
-    .select('id')
-    .where('key', '=', `k${suffix}`)
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('channels')
-    .values({ key: 'x', name: `c${suffix}` })
-    .execute();
-  const channel = await db
-    .selectFrom('channels')
-    .select('id')
-    .where('name', '=', `c${suffix}`)
-    .executeTakeFirstOrThrow();
-  return {
-    userId: user.id,
-    tokenId: token.id,
-    channelId: channel.id,
-    isUnlimitedToken: false,
-    username: `u${suffix}`,
-  };
-}
-
 async function settleSeventy(db: Db): Promise<void> {
-  const holders = [await seedHolder(db, 100_000), await seedHolder(db, 100_000)];
+  const holders = [
+    await seedQuotaHolder(db, { quota: 100_000 }),
+    await seedQuotaHolder(db, { quota: 100_000 }),
+  ];
   const requests = Array.from({ length: 70 }, (_, index) => ({
     id: `req-${index}`,
     holder: holders[index % 2],

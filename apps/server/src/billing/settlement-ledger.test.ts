@@ -7,8 +7,8 @@ import type { Config } from '../config/config';
 import { createDatabase, type Db } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
 import { externalDatabaseServers, isListening } from '../../test/support/external-databases';
-import { holderBalances, quietLedger } from '../../test/support/quota-holder';
-import { reserveQuota, type QuotaHolder } from './quota-reservation';
+import { holderBalances, quietLedger, seedQuotaHolder } from '../../test/support/quota-holder';
+import { reserveQuota } from './quota-reservation';
 import type { Settlement } from './settlement-ledger';
 
 /**
@@ -70,41 +70,8 @@ async function openDatabases(
   return { db, flaky, failNext: (failure) => (next = failure) };
 }
 
-/** A user and a key with 1,000 each, and a channel (looked up by name: PostgreSQL answers no insert id). */
-async function seedHolder(db: Db): Promise<QuotaHolder & { channelId: number }> {
-  const suffix = Math.random().toString(36).slice(2, 10);
-  await db
-    .insertInto('users')
-    .values({ username: `u${suffix}`, password: 'x', aff_code: suffix, quota: 1000, created_at: 0 })
-    .execute();
-  const user = await db
-    .selectFrom('users')
-    .select('id')
-    .where('username', '=', `u${suffix}`)
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('tokens')
-    .values({ user_id: user.id, key: `k${suffix}`, name: 'ledger key', remain_quota: 1000 })
-    .execute();
-  const token = await db
-    .selectFrom('tokens')
-    .select('id')
-    .where('key', '=', `k${suffix}`)
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('channels')
-    .values({ key: 'x', name: `c${suffix}` })
-    .execute();
-  const channel = await db
-    .selectFrom('channels')
-    .select('id')
-    .where('name', '=', `c${suffix}`)
-    .executeTakeFirstOrThrow();
-  return { userId: user.id, tokenId: token.id, channelId: channel.id, isUnlimitedToken: false };
-}
-
 async function reservedSettlement(db: Db, id: string, isWithheld: boolean): Promise<Settlement> {
-  const holder = await seedHolder(db);
+  const holder = await seedQuotaHolder(db);
   expect(await reserveQuota(db, holder, 100, { id, nodeId: 'node-a', leaseSeconds: 300 })).toBeNull();
   return {
     holder,

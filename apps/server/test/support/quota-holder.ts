@@ -5,27 +5,45 @@ import { SettlementLedger } from '../../src/billing/settlement-ledger';
 
 export type SeededHolder = QuotaHolder & { channelId: number };
 
-/** A user with 1,000 quota, a key of theirs with 1,000 and a channel, named uniquely: what a reservation holds. */
-export async function seedQuotaHolder(db: Db): Promise<SeededHolder> {
+/**
+ * A user with `quota` (1,000 unless told), a key of theirs with `remainQuota` (the user's quota unless told)
+ * and a channel, named uniquely: what a reservation holds. Looked up by name after each insert, so it works
+ * on every database (PostgreSQL answers no insert id).
+ */
+export async function seedQuotaHolder(
+  db: Db,
+  { quota = 1000, remainQuota = quota }: { quota?: number; remainQuota?: number } = {},
+): Promise<SeededHolder & { username: string }> {
   const suffix = Math.random().toString(36).slice(2, 10);
-  const user = await db
+  const username = `u${suffix}`;
+  await db
     .insertInto('users')
-    .values({ username: `u${suffix}`, password: 'x', aff_code: suffix, quota: 1000, created_at: 0 })
+    .values({ username, password: 'x', aff_code: suffix, quota, created_at: 0 })
+    .execute();
+  const user = await db
+    .selectFrom('users')
+    .select('id')
+    .where('username', '=', username)
     .executeTakeFirstOrThrow();
-  const token = await db
+  await db
     .insertInto('tokens')
-    .values({ user_id: Number(user.insertId), key: `k${suffix}`, name: 'ledger key', remain_quota: 1000 })
+    .values({ user_id: user.id, key: `k${suffix}`, name: 'ledger key', remain_quota: remainQuota })
+    .execute();
+  const token = await db
+    .selectFrom('tokens')
+    .select('id')
+    .where('key', '=', `k${suffix}`)
     .executeTakeFirstOrThrow();
-  const channel = await db
+  await db
     .insertInto('channels')
     .values({ key: 'x', name: `c${suffix}` })
+    .execute();
+  const channel = await db
+    .selectFrom('channels')
+    .select('id')
+    .where('name', '=', `c${suffix}`)
     .executeTakeFirstOrThrow();
-  return {
-    userId: Number(user.insertId),
-    tokenId: Number(token.insertId),
-    channelId: Number(channel.insertId),
-    isUnlimitedToken: false,
-  };
+  return { userId: user.id, tokenId: token.id, channelId: channel.id, isUnlimitedToken: false, username };
 }
 
 /** The holder's user quota and key remaining quota now. */
