@@ -1,12 +1,12 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startScriptedUpstream, type ScriptedUpstream } from '../../test/support/scripted-upstream';
 import { Agent } from '../http/undici-client';
 import { ClientAbort } from './client-abort';
 import type { RelayRuntime } from './relay-runtime';
 import { sendUpstreamForWhole } from './whole-upstream-call';
 
-let server: Server;
+let upstream: ScriptedUpstream;
 let origin: string;
 /** what the stand-in upstream does with the next request */
 let answer: (response: ServerResponse) => void = () => undefined;
@@ -15,20 +15,16 @@ const dispatcher = new Agent({ keepAliveTimeout: 1000 });
 const runtime = { context: { config: { relayTimeoutSeconds: 5 } }, dispatcher } as unknown as RelayRuntime;
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    request.resume();
-    response.once('close', () => {
-      if (!response.writableFinished) closedEarly += 1;
-    });
-    request.once('end', () => answer(response));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  upstream = await startScriptedUpstream(
+    (response) => answer(response),
+    () => (closedEarly += 1),
+  );
+  origin = upstream.origin;
 });
 
 afterAll(async () => {
   await dispatcher.close();
-  await new Promise((resolve) => server.close(resolve));
+  await upstream.close();
 });
 
 const send = (signal = new ClientAbort(), onAnswered: () => void = () => undefined) =>
