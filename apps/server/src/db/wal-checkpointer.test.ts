@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -39,6 +39,15 @@ function withCheckpointer(timing: { idleExitMs: number; trickleMs: number }) {
     checkpointer.written();
   };
   return { file, main, checkpointer, write };
+}
+
+/** The WAL header's checkpoint sequence number: SQLite adds one each time the WAL starts over. */
+function walStarts(walFile: string): number {
+  const header = Buffer.alloc(16);
+  const fd = openSync(walFile, 'r');
+  readSync(fd, header, 0, 16, 0);
+  closeSync(fd);
+  return header.readUInt32BE(12);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -95,6 +104,32 @@ describe('WAL checkpoints in a thread of their own', () => {
     expect(statSync(file).size).toBeGreaterThan(sizeBefore + 100 * 2000);
     checkpointer.stop();
     expect(checkpointer.hasThread).toBe(false);
+    main.close();
+  });
+
+  it('starts the WAL over under writes that never pause, so it stays small', async () => {
+    const { file, main, checkpointer, write } = withCheckpointer({ idleExitMs: 30_000, trickleMs: 60_000 });
+    // As the server's connection: a write waits for the thread's short hold of the write lock.
+    main.exec('PRAGMA busy_timeout = 5000');
+    const walFile = `${file}-wal`;
+    let largestWal = 0;
+    let writes = 0;
+    write();
+    const startsBefore = walStarts(walFile);
+    // 12,000 commits (at least 48 MB of WAL frames) in runs of 20, with the short pauses a busy relay has
+    // between its transactions: the WAL is never idle long enough for a passive checkpoint to catch up.
+    while (writes < 12_000) {
+      for (let index = 0; index < 20; index += 1) write();
+      writes += 20;
+      largestWal = Math.max(largestWal, statSync(walFile).size);
+      await sleep(0);
+    }
+    // The WAL started over several times (a round every 250 ms) …
+    expect(walStarts(walFile) - startsBefore).toBeGreaterThanOrEqual(2);
+    // … so it holds a part of what was written (each commit wrote at least one 4 KB page), not all of it.
+    expect(largestWal).toBeLessThan((writes * 4096) / 2);
+    expect(main.prepare('SELECT count(*) AS n FROM filler').get()).toMatchObject({ n: writes + 1 });
+    checkpointer.stop();
     main.close();
   });
 
