@@ -1,12 +1,18 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   Kysely,
   MysqlDialect,
   PostgresDialect,
   SqliteDialect,
+  CompiledQuery,
+  type DatabaseConnection,
   type Dialect,
+  type Driver,
+  type QueryResult,
   type SqliteDatabase,
+  type SqliteDialectConfig,
   type SqliteStatement,
 } from 'kysely';
 import Sqlite from 'libsql';
@@ -23,11 +29,91 @@ async function createSqliteDialect(
   if (sqlitePath !== ':memory:') mkdirSync(path.dirname(sqlitePath), { recursive: true });
   const database = new Sqlite(sqlitePath);
   database.exec('PRAGMA journal_mode = WAL');
-  database.exec('PRAGMA busy_timeout = 5000');
+  // No busy handler (it would sleep on the event loop): the driver waits for the lock itself.
+  database.exec('PRAGMA busy_timeout = 0');
   database.exec('PRAGMA synchronous = NORMAL');
   const checkpointer = sqlitePath === ':memory:' ? null : new WalCheckpointer(sqlitePath, database);
   const connection = withStatementCache(database, checkpointer);
-  return { dialect: new SqliteDialect({ database: connection }), connection };
+  return { dialect: new PatientSqliteDialect({ database: connection }, checkpointer), connection };
+}
+
+/** How long a statement that found the database locked (another process writing) tries again. */
+const BUSY_GIVE_UP_MS = 5_000;
+const BUSY_RETRY_MS = 1;
+const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
+
+/**
+ * Kysely's SQLite dialect, made to wait for SQLite's write lock without putting the event loop to sleep.
+ *
+ * SQLite's own way, a busy handler, sleeps in the calling thread (1, 2, 5 ms …) until the lock is free; on the
+ * main thread that stops every request for as long as the checkpoint thread restarts the WAL or another
+ * process writes. Here the connection has no busy handler and the driver does the waiting with timers:
+ * - once it holds the connection (Kysely's mutex: one query or transaction at a time), it waits while the
+ *   checkpoint thread restarts the WAL (WalCheckpointer.whenWritable);
+ * - transactions begin IMMEDIATE, taking the write lock at once, so no statement inside one can find the lock
+ *   taken (a deferred transaction could, halfway through);
+ * - a statement or BEGIN that finds the lock taken (SQLITE_BUSY: it did nothing) is run again a millisecond
+ *   later, for up to BUSY_GIVE_UP_MS, then fails as before.
+ */
+class PatientSqliteDialect extends SqliteDialect {
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly checkpointer: WalCheckpointer | null,
+  ) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const checkpointer = this.checkpointer;
+    const acquire = driver.acquireConnection.bind(driver);
+    let patient: DatabaseConnection | null = null;
+    driver.acquireConnection = async () => {
+      const connection = await acquire();
+      const wait = checkpointer?.whenWritable() ?? null;
+      if (wait !== null) await wait;
+      patient ??= patientConnection(connection);
+      return patient;
+    };
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(BEGIN_IMMEDIATE);
+    };
+    return driver;
+  }
+}
+
+function isBusy(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
+}
+
+/** The connection, running a statement again later while it finds the database locked. */
+function patientConnection(connection: DatabaseConnection): DatabaseConnection {
+  const retry = async <Row>(query: CompiledQuery, firstError: unknown): Promise<QueryResult<Row>> => {
+    const giveUpAt = Date.now() + BUSY_GIVE_UP_MS;
+    let error = firstError;
+    while (Date.now() < giveUpAt) {
+      await sleep(BUSY_RETRY_MS);
+      try {
+        return await connection.executeQuery<Row>(query);
+      } catch (next) {
+        if (!isBusy(next)) throw next;
+        error = next;
+      }
+    }
+    throw error;
+  };
+  return {
+    executeQuery: <Row>(query: CompiledQuery) => {
+      try {
+        // Kysely's SQLite connection runs the statement at once and throws synchronously when it fails.
+        return connection.executeQuery<Row>(query);
+      } catch (error) {
+        if (!isBusy(error)) throw error;
+        return retry<Row>(query, error);
+      }
+    },
+    streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+  };
 }
 
 const STATEMENT_CACHE_LIMIT = 1000;

@@ -109,16 +109,23 @@ describe('WAL checkpoints in a thread of their own', () => {
 
   it('starts the WAL over under writes that never pause, so it stays small', async () => {
     const { file, main, checkpointer, write } = withCheckpointer({ idleExitMs: 30_000, trickleMs: 60_000 });
-    // As the server's connection: a write waits for the thread's short hold of the write lock.
+    // As the server's connection: a write would wait for the thread's short hold of the write lock.
     main.exec('PRAGMA busy_timeout = 5000');
     const walFile = `${file}-wal`;
     let largestWal = 0;
     let writes = 0;
+    let gated = 0;
     write();
     const startsBefore = walStarts(walFile);
     // 12,000 commits (at least 48 MB of WAL frames) in runs of 20, with the short pauses a busy relay has
-    // between its transactions: the WAL is never idle long enough for a passive checkpoint to catch up.
+    // between its transactions: the WAL is never idle long enough for a passive checkpoint to catch up. Each
+    // run first waits while the thread restarts the WAL, as the server's driver does.
     while (writes < 12_000) {
+      const wait = checkpointer.whenWritable();
+      if (wait !== null) {
+        gated += 1;
+        await wait;
+      }
       for (let index = 0; index < 20; index += 1) write();
       writes += 20;
       largestWal = Math.max(largestWal, statSync(walFile).size);
@@ -126,11 +133,37 @@ describe('WAL checkpoints in a thread of their own', () => {
     }
     // The WAL started over several times (a round every 250 ms) …
     expect(walStarts(walFile) - startsBefore).toBeGreaterThanOrEqual(2);
+    expect(gated).toBeGreaterThanOrEqual(1);
     // … so it holds a part of what was written (each commit wrote at least one 4 KB page), not all of it.
     expect(largestWal).toBeLessThan((writes * 4096) / 2);
     expect(main.prepare('SELECT count(*) AS n FROM filler').get()).toMatchObject({ n: writes + 1 });
+    expect(checkpointer.whenWritable()).toBeNull();
     checkpointer.stop();
     main.close();
+  });
+
+  it('starts the WAL over under the server’s own transactions, which wait for it', async () => {
+    const file = tempFile();
+    const db = await openDb(file);
+    await fill(db, 1);
+    const startsBefore = walStarts(`${file}-wal`);
+    // Transactions back to back through Kysely for 1.5 s (several checkpoint rounds), a few at a time as
+    // concurrent requests settle.
+    let rounds = 0;
+    for (const startedAt = Date.now(); Date.now() - startedAt < 1_500; rounds += 1) {
+      await Promise.all(
+        [0, 1, 2, 3].map(() =>
+          db.transaction().execute(async (trx) => {
+            await sql`INSERT INTO filler (body) VALUES (${'y'.repeat(2000)})`.execute(trx);
+            await sql`UPDATE filler SET body = ${'z'.repeat(100)} WHERE id = 1`.execute(trx);
+          }),
+        ),
+      );
+      if (rounds % 10 === 0) await sleep(1);
+    }
+    expect(walStarts(`${file}-wal`) - startsBefore).toBeGreaterThanOrEqual(2);
+    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM filler`.execute(db);
+    expect(rows[0].n).toBe(1 + rounds * 4);
   });
 
   it('checkpoints a trickle of writes on the main connection, without a thread', async () => {

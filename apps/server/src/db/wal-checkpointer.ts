@@ -24,30 +24,43 @@ const AUTOCHECKPOINT_PAGES = 1000;
 const WRITTEN = 0;
 const STOP = 1;
 const CLOSED = 2;
+/** 1 while the thread wants the write lock to start the WAL over: the main connection starts nothing new. */
+const RESTARTING = 3;
+const FLAG_BYTES = 16;
 
 /**
- * How long the thread's second checkpoint waits for the main connection's transaction to end (its own busy
- * timeout); past it the checkpoint stays passive and the next round tries again.
+ * How long the thread's second checkpoint tries for the write lock (the main connection finishing the
+ * transaction it is in); past it the checkpoint stays passive and the next round tries again.
  */
 const RESTART_WAIT_MS = 20;
+/** Its pause between two tries. */
+const RESTART_RETRY_MS = 0.2;
+/** The longest the main connection waits for the thread's restart (which ends sooner, or gives up). */
+const RESTART_GATE_MS = 100;
 
 /**
  * The thread's code (CommonJS, evaluated): its own connection to the same file; it sleeps until the main
  * thread flags a write (Atomics, no message and no timer on the main thread), lets CHECKPOINT_DELAY_MS of
  * writes gather, clears the flag and checkpoints in two steps. First a PASSIVE checkpoint: it copies what the
  * readers allow and never waits for or blocks a writer — the bulk of the work and the time. Then a RESTART
- * one: it takes the write lock, copies the few frames committed meanwhile and leaves the WAL fully copied, so
- * the next commit writes from the start of the file again. Without that second step the WAL only starts over
- * when a checkpoint ends before the next commit, which under steady load never happens: the file grew by
- * every commit (1.7 GB in 18 s at one client) and each commit cost more as it did. After IDLE_EXIT_MS without
- * a write the thread ends. A failed checkpoint is reported.
+ * one, which takes the write lock, copies the few frames committed meanwhile and leaves the WAL fully copied,
+ * so the next commit writes from the start of the file again. Without that second step the WAL only starts
+ * over when a checkpoint ends before the next commit, which under steady load never happens: the file grew by
+ * every commit (1.7 GB in 18 s at one client) and each commit cost more as it did.
+ *
+ * The write lock is SQLite's file lock, and a connection that finds it taken sleeps in its busy handler (1,
+ * 2, 5 ms …) — on the main thread, the event loop. So the thread raises RESTARTING first: the main connection
+ * starts no statement while it is up and waits for it asynchronously (whenWritable), the thread tries for the
+ * lock every RESTART_RETRY_MS (no busy handler of its own) until the transaction under way ends, restarts,
+ * and lowers the flag. After IDLE_EXIT_MS without a write the thread ends. A failed checkpoint is reported.
  */
 const THREAD_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.libsqlPath);
 const flags = new Int32Array(workerData.flags);
 const database = new Database(workerData.path);
-database.exec('PRAGMA busy_timeout = ' + workerData.restartWaitMs);
+// No busy handler: the restart below tries again by itself, without holding anything in between.
+database.exec('PRAGMA busy_timeout = 0');
 const checkpoint = database.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const restart = database.prepare('PRAGMA wal_checkpoint(RESTART)');
 const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -60,16 +73,35 @@ for (;;) {
   Atomics.store(flags, ${WRITTEN}, 0);
   try {
     checkpoint.get();
-    restart.get();
+    Atomics.store(flags, ${RESTARTING}, 1);
+    const giveUpAt = performance.now() + workerData.restartWaitMs;
+    while (restart.get().busy !== 0 && performance.now() < giveUpAt) {
+      Atomics.wait(pause, 0, 0, workerData.restartRetryMs);
+    }
   } catch (error) {
     parentPort.postMessage('failed: ' + (error && error.message));
     break;
+  } finally {
+    Atomics.store(flags, ${RESTARTING}, 0);
+    Atomics.notify(flags, ${RESTARTING});
   }
 }
 database.close();
 Atomics.store(flags, ${CLOSED}, 1);
 Atomics.notify(flags, ${CLOSED});
 `;
+
+/** Atomics.waitAsync: in every Node we run on (V8 8.7), in TypeScript's lib only from ES2024. */
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(
+      array: Int32Array,
+      index: number,
+      value: number,
+      timeoutMs: number,
+    ): { async: false; value: string } | { async: true; value: Promise<string> };
+  }
+).waitAsync;
 
 interface MainConnection {
   exec(sql: string): unknown;
@@ -86,7 +118,7 @@ interface MainConnection {
  */
 export class WalCheckpointer {
   private worker: Worker | null = null;
-  private flags = new Int32Array(new SharedArrayBuffer(12));
+  private flags = new Int32Array(new SharedArrayBuffer(FLAG_BYTES));
   private isStopped = false;
   private isFallenBack = false;
   /** writes since the last checkpoint while no thread runs */
@@ -143,7 +175,7 @@ export class WalCheckpointer {
   }
 
   private start(): void {
-    const flags = new Int32Array(new SharedArrayBuffer(12));
+    const flags = new Int32Array(new SharedArrayBuffer(FLAG_BYTES));
     flags[WRITTEN] = 1;
     let worker: Worker;
     try {
@@ -155,6 +187,7 @@ export class WalCheckpointer {
           flags: flags.buffer,
           delayMs: CHECKPOINT_DELAY_MS,
           restartWaitMs: RESTART_WAIT_MS,
+          restartRetryMs: RESTART_RETRY_MS,
           idleExitMs: this.timing.idleExitMs,
         },
         // A checkpoint allocates next to nothing: a small heap keeps the thread's memory small.
@@ -186,6 +219,16 @@ export class WalCheckpointer {
     this.main.exec(`PRAGMA wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
     void this.worker?.terminate();
     this.worker = null;
+  }
+
+  /**
+   * Null when the main connection may go on; while the thread starts the WAL over, a promise that settles when
+   * it is done (or gave up), to await before the next statement instead of sleeping in SQLite's busy handler.
+   */
+  whenWritable(): Promise<unknown> | null {
+    if (Atomics.load(this.flags, RESTARTING) === 0) return null;
+    const wait = waitAsync(this.flags, RESTARTING, 1, RESTART_GATE_MS);
+    return wait.async ? wait.value : null;
   }
 
   /** Is a checkpoint thread running (for tests)? */
