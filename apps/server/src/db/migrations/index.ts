@@ -17,6 +17,7 @@ import * as oidcId from './0015-oidc-id';
 import * as rollupMediaTokens from './0016-rollup-media-tokens';
 import * as logPartitions from './0017-log-partitions';
 import * as quotaReleases from './0018-quota-releases';
+import * as reservationsWithoutRowid from './0019-reservations-without-rowid';
 
 /**
  * Every migration, in order. Names are the version; never rename or edit one that has shipped —
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '0016-rollup-media-tokens': rollupMediaTokens,
   '0017-log-partitions': logPartitions,
   '0018-quota-releases': quotaReleases,
+  '0019-reservations-without-rowid': reservationsWithoutRowid,
 };
