@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import type { Gateway } from './gateway-process';
 
 export interface BillingCheck {
@@ -9,6 +10,20 @@ export interface BillingCheck {
   loggedQuota: number;
   /** error-level lines in the server's own log */
   serverErrors: number;
+  /**
+   * sizes of the SQLite database file and its WAL after the run, in MB: the WAL must start over under load
+   * (wal-checkpointer.ts), so it stays tens of MB however long the run
+   */
+  databaseMb: number;
+  walMb: number;
+}
+
+function fileMb(file: string): number {
+  try {
+    return Math.round(statSync(file).size / 1e5) / 10;
+  } catch {
+    return 0;
+  }
 }
 
 /** After the load: the ledger flushed, the counters and the consumption logs must tell the same story. */
@@ -28,5 +43,7 @@ export async function checkBilling(gateway: Gateway): Promise<BillingCheck> {
     usedQuota: self.used_quota,
     loggedQuota: stat.quota,
     serverErrors,
+    databaseMb: fileMb(path.join(gateway.dataDir, 'gatehouse.db')),
+    walMb: fileMb(path.join(gateway.dataDir, 'gatehouse.db-wal')),
   };
 }

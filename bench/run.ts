@@ -124,7 +124,8 @@ async function measureAll(): Promise<void> {
       `- Gatehouse billing after the run: ${billing.billedRequests} requests billed, used quota ` +
       `${billing.usedQuota}, consumption logs sum to ${billing.loggedQuota}` +
       `${billing.usedQuota === billing.loggedQuota ? ' (equal)' : ' (**differ**)'}, ` +
-      `${billing.serverErrors} error lines in the server log`;
+      `${billing.serverErrors} error lines in the server log; SQLite file ${billing.databaseMb} MB, its WAL ` +
+      `${billing.walMb} MB`;
     const report =
       `${machineNote(before, after)}\n${billingNote}\n\n${formatReport(results, idleRss)}\n\n` +
       `#### Protocols (Gatehouse only)\n\n${formatProtocolReport(protocols, protocolPlan)}`;
