@@ -226,7 +226,8 @@ export class WalCheckpointer {
    * it is done (or gave up), to await before the next statement instead of sleeping in SQLite's busy handler.
    */
   whenWritable(): Promise<unknown> | null {
-    if (Atomics.load(this.flags, RESTARTING) === 0) return null;
+    // A thread that ended (or was ended) in the middle of a restart left the flag up: nothing to wait for.
+    if (this.worker === null || Atomics.load(this.flags, RESTARTING) === 0) return null;
     const wait = waitAsync(this.flags, RESTARTING, 1, RESTART_GATE_MS);
     return wait.async ? wait.value : null;
   }
