@@ -3,10 +3,12 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { packagesPlugin, REQUIRE_BANNER } from './bundle-packages.mjs';
 
 /**
  * Bundles `<root>/apps/server/src/main.ts` into `<outdir>/main.js`; answers that path. Packages stay external
- * (installed by npm); only our TypeScript, including @gatehouse/shared, is compiled in. What main.ts loads
+ * (installed by npm) but for the few bundle-packages.mjs compiles in, and CommonJS ones are loaded with
+ * `require` (see there); our TypeScript, including @gatehouse/shared, is compiled in. What main.ts loads
  * with `import()` goes into `<outdir>/chunks/` (ESM code splitting): the primary of WORKERS=n loads the
  * cluster code only, not the server.
  */
@@ -22,7 +24,8 @@ export async function bundleServer(root, outdir) {
     format: 'esm',
     target: 'node20',
     sourcemap: true,
-    packages: 'external',
+    plugins: [packagesPlugin()],
+    banner: { js: REQUIRE_BANNER },
     alias: { '@gatehouse/shared': path.join(root, 'packages/shared/src/index.ts') },
     logLevel: 'warning',
     write: false,
