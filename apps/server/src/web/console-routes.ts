@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 
@@ -14,6 +13,9 @@ export async function registerConsoleRoutes(app: FastifyInstance, context: AppCo
   const root = context.config.webDistPath;
   const hasConsole = existsSync(path.join(root, 'index.html'));
   if (hasConsole) {
+    // Loaded only to serve a console: with its file globbing and MIME tables it is ~30 modules an API-only
+    // server (no console build) never uses.
+    const { default: fastifyStatic } = await import('@fastify/static');
     await app.register(fastifyStatic, {
       root,
       wildcard: false,
