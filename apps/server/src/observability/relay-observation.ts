@@ -1,17 +1,9 @@
 import { performance } from 'node:perf_hooks';
-import {
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-  type Attributes,
-  type Context,
-  type Span,
-  type Tracer,
-} from '@opentelemetry/api';
+import type { Attributes, Context, Span, SpanKind, Tracer } from '@opentelemetry/api';
 import type { FastifyRequest } from 'fastify';
 import type { RelayMetrics, TokenCounts } from './relay-metrics';
 import type { Telemetry } from './telemetry';
+import { openTelemetryApi } from './opentelemetry-api';
 import { readTraceParent } from './traceparent';
 
 /** A channel as metrics and spans name it. */
@@ -150,6 +142,7 @@ const epochOf = (monotonic: number) => performance.timeOrigin + monotonic;
  * check, the channel pick, each upstream attempt and the settlement.
  */
 class RelaySpans {
+  private readonly api = openTelemetryApi();
   private readonly root: Span;
   private readonly context: Context;
   private pick: Span | null;
@@ -177,18 +170,18 @@ class RelaySpans {
     }
     this.root = tracer.startSpan(
       `${request.method} ${route}`,
-      { kind: SpanKind.SERVER, startTime, attributes },
+      { kind: this.api.SpanKind.SERVER, startTime, attributes },
       readTraceParent(request.headers.traceparent),
     );
-    this.context = trace.setSpan(ROOT_CONTEXT, this.root);
+    this.context = this.api.trace.setSpan(this.api.ROOT_CONTEXT, this.root);
     // The key was checked before the body was read: its span is told now, from the time noted then.
     if (target.authenticatedAt > 0) {
-      this.child('relay.auth', SpanKind.INTERNAL, startTime).end(epochOf(target.authenticatedAt));
+      this.child('relay.auth', this.api.SpanKind.INTERNAL, startTime).end(epochOf(target.authenticatedAt));
     }
     this.pick = this.child('relay.channel_pick');
   }
 
-  private child(name: string, kind = SpanKind.INTERNAL, startTime?: number): Span {
+  private child(name: string, kind: SpanKind = this.api.SpanKind.INTERNAL, startTime?: number): Span {
     return this.tracer.startSpan(name, startTime ? { kind, startTime } : { kind }, this.context);
   }
 
@@ -199,7 +192,7 @@ class RelaySpans {
   }
 
   attemptStarted(channel: ObservedChannel, attempt: number): void {
-    this.attempt = this.child('relay.upstream_attempt', SpanKind.CLIENT);
+    this.attempt = this.child('relay.upstream_attempt', this.api.SpanKind.CLIENT);
     this.attempt.setAttributes({
       'gatehouse.channel_id': channel.id,
       'gatehouse.channel_type': channel.typeName,
@@ -214,7 +207,7 @@ class RelaySpans {
     if (failure) {
       span.setAttribute('error.type', failure.kind);
       if (failure.upstreamStatus > 0) span.setAttribute('http.response.status_code', failure.upstreamStatus);
-      span.setStatus({ code: SpanStatusCode.ERROR });
+      span.setStatus({ code: this.api.SpanStatusCode.ERROR });
     }
     span.end();
   }
@@ -234,7 +227,7 @@ class RelaySpans {
     // Spans still open: the request ended inside them (a refusal, a client gone, a failed settlement).
     for (const span of [this.pick, this.attempt, this.settlement]) {
       if (!span) continue;
-      if (isError) span.setStatus({ code: SpanStatusCode.ERROR });
+      if (isError) span.setStatus({ code: this.api.SpanStatusCode.ERROR });
       span.end();
     }
     const attributes: Attributes = { 'http.response.status_code': status, 'gatehouse.attempts': attempts };
@@ -249,7 +242,7 @@ class RelaySpans {
       attributes['gatehouse.quota'] = billed.cost;
     }
     this.root.setAttributes(attributes);
-    if (isError) this.root.setStatus({ code: SpanStatusCode.ERROR });
+    if (isError) this.root.setStatus({ code: this.api.SpanStatusCode.ERROR });
     this.root.end();
   }
 }

@@ -1,4 +1,5 @@
-import { ROOT_CONTEXT, trace, type Context } from '@opentelemetry/api';
+import type { Context } from '@opentelemetry/api';
+import { openTelemetryApi } from './opentelemetry-api';
 
 /** version, trace id, parent span id, flags; versions after 00 may append fields after another dash */
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
@@ -11,6 +12,7 @@ const INVALID_SPAN_ID = '0'.repeat(16);
  * trace instead of failing the request.
  */
 export function readTraceParent(header: string | string[] | undefined): Context {
+  const { ROOT_CONTEXT, trace } = openTelemetryApi();
   if (typeof header !== 'string') return ROOT_CONTEXT;
   const match = TRACEPARENT.exec(header.trim().toLowerCase());
   if (!match) return ROOT_CONTEXT;
