@@ -19,6 +19,13 @@ export const BUNDLED_PACKAGES = new Set(['kysely', 'zod']);
  */
 export const ZOD_LOCALES_INDEX = /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/;
 
+/** An entry point that is a package's whole API: `packageEntry('kysely')` (see bundle.mjs's seams). */
+export function packageEntry(name) {
+  return `package-entry:${name}`;
+}
+const PACKAGE_ENTRY = /^package-entry:/;
+const PACKAGE_ENTRY_NAMESPACE = 'package-entry';
+
 /** A stand-in module that hands over what Node's `require` loads (the bundle's banner defines `require`). */
 const COMMONJS_NAMESPACE = 'commonjs-package';
 
@@ -51,10 +58,19 @@ export function isCommonJsFile(file) {
  * resolve it alike), and esbuild hands its `module.exports` over as Node's import would (default = the
  * exports object, names = its properties). Dynamic `import()`s of packages stay as they are: lazy.
  */
-export function packagesPlugin() {
+export function packagesPlugin(sourceDir) {
   return {
     name: 'gatehouse-packages',
     setup(build) {
+      build.onResolve({ filter: PACKAGE_ENTRY }, (args) => ({
+        path: args.path.replace(PACKAGE_ENTRY, ''),
+        namespace: PACKAGE_ENTRY_NAMESPACE,
+      }));
+      build.onLoad({ filter: /.*/, namespace: PACKAGE_ENTRY_NAMESPACE }, (args) => ({
+        contents: `export * from ${JSON.stringify(args.path)};`,
+        loader: 'js',
+        resolveDir: sourceDir,
+      }));
       build.onResolve({ filter: /^[^./]/ }, async (args) => {
         // Node's own modules, our workspace package (bundle.mjs aliases it to its sources) and the lookups below.
         if (args.path.startsWith('node:') || args.path.startsWith('@gatehouse/')) return undefined;

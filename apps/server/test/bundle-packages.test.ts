@@ -29,7 +29,7 @@ async function bundleAndImport(name: string, code: string): Promise<Record<strin
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    plugins: [packagesPlugin()],
+    plugins: [packagesPlugin(path.join(SERVER_ROOT, 'src'))],
     banner: { js: REQUIRE_BANNER },
     logLevel: 'silent',
   });
