@@ -119,14 +119,17 @@ describe('WAL checkpoints in a thread of their own', () => {
     const startsBefore = walStarts(walFile);
     // 12,000 commits (at least 48 MB of WAL frames) in runs of 20, with the short pauses a busy relay has
     // between its transactions: the WAL is never idle long enough for a passive checkpoint to catch up. Each
-    // run first waits while the thread restarts the WAL, as the server's driver does.
+    // commit first waits while the thread restarts the WAL, as the server's driver does before each
+    // transaction.
     while (writes < 12_000) {
-      const wait = checkpointer.whenWritable();
-      if (wait !== null) {
-        gated += 1;
-        await wait;
+      for (let index = 0; index < 20; index += 1) {
+        const wait = checkpointer.whenWritable();
+        if (wait !== null) {
+          gated += 1;
+          await wait;
+        }
+        write();
       }
-      for (let index = 0; index < 20; index += 1) write();
       writes += 20;
       largestWal = Math.max(largestWal, statSync(walFile).size);
       await sleep(0);

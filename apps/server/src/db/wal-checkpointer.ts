@@ -30,9 +30,10 @@ const FLAG_BYTES = 16;
 
 /**
  * How long the thread's second checkpoint tries for the write lock (the main connection finishing the
- * transaction it is in); past it the checkpoint stays passive and the next round tries again.
+ * transaction it is in); past it the checkpoint stays passive and the next round tries again. Short, as the
+ * main connection starts nothing new meanwhile (RESTARTING).
  */
-const RESTART_WAIT_MS = 20;
+const RESTART_WAIT_MS = 5;
 /** Its pause between two tries. */
 const RESTART_RETRY_MS = 0.2;
 /** The longest the main connection waits for the thread's restart (which ends sooner, or gives up). */
