@@ -16,20 +16,20 @@ interface RowsStatement {
   slots: number[] | null;
 }
 
-/** The chunk sizes a statement over `count` rows is split into: 64s, then the binary digits of the rest. */
+/**
+ * The next chunk of a statement with `left` rows to go (at least one): 64, else the largest power of two
+ * that fits — so the chunks are 64s, then the binary digits of the rest.
+ */
+export function nextChunkSize(left: number): number {
+  let size = MAX_ROWS_PER_STATEMENT;
+  while (size > left) size /= 2;
+  return size;
+}
+
+/** The chunk sizes a statement over `count` rows is split into (nextChunkSize, one after another). */
 export function chunkSizes(count: number): number[] {
   const sizes: number[] = [];
-  let left = count;
-  while (left >= MAX_ROWS_PER_STATEMENT) {
-    sizes.push(MAX_ROWS_PER_STATEMENT);
-    left -= MAX_ROWS_PER_STATEMENT;
-  }
-  for (let size = MAX_ROWS_PER_STATEMENT / 2; size >= 1; size /= 2) {
-    if (left >= size) {
-      sizes.push(size);
-      left -= size;
-    }
-  }
+  for (let left = count; left > 0; left -= sizes[sizes.length - 1]) sizes.push(nextChunkSize(left));
   return sizes;
 }
 
@@ -40,8 +40,11 @@ export function chunkSizes(count: number): number[] {
  * is a distinct stand-in, to find where each value goes; every parameter of the statement must be one.
  */
 export class PrecompiledRows {
-  /** keyed by the adapter, which a transaction shares with its database */
-  private readonly byAdapter = new WeakMap<object, Map<string, RowsStatement>>();
+  /**
+   * Keyed by the adapter, which a transaction shares with its database, then by shape and number of rows:
+   * two maps rather than one keyed by `${size}${shape}`, a string that was built on every execute.
+   */
+  private readonly byAdapter = new WeakMap<object, Map<string, Map<number, RowsStatement>>>();
 
   constructor(
     private readonly build: (
@@ -66,7 +69,10 @@ export class PrecompiledRows {
   ): Promise<number> {
     let changed = 0;
     let offset = 0;
-    for (const size of chunkSizes(count)) {
+    let left = count;
+    while (left > 0) {
+      const size = nextChunkSize(left);
+      left -= size;
       const { compiled, slots } = this.statement(db, shape, columns, size);
       const width = columns.length;
       const end = offset + size * width;
@@ -95,8 +101,12 @@ export class PrecompiledRows {
       byShape = new Map();
       this.byAdapter.set(adapter, byShape);
     }
-    const key = `${size}\u0000${shape}`;
-    let entry = byShape.get(key);
+    let bySize = byShape.get(shape);
+    if (!bySize) {
+      bySize = new Map();
+      byShape.set(shape, bySize);
+    }
+    let entry = bySize.get(size);
     if (!entry) {
       const standIns = new Map<string, number>();
       const rows = Array.from({ length: size }, (_, row) =>
@@ -114,7 +124,7 @@ export class PrecompiledRows {
       const isInOrder =
         slots.length === size * columns.length && slots.every((slot, index) => slot === index);
       entry = { compiled, slots: isInOrder ? null : slots };
-      byShape.set(key, entry);
+      bySize.set(size, entry);
     }
     return entry;
   }

@@ -222,26 +222,47 @@ async function insertConsumeLogs(
   batch: Settlement[],
   charged: number[],
 ): Promise<void> {
-  let columns: string[] = [];
-  let ownColumns = 0;
+  let shape: LogShape | null = null;
   let values: unknown[] = [];
   let count = 0;
   for (let index = 0; index < batch.length; index += 1) {
     const log = batch[index].log as Record<string, unknown> | null;
     if (log === null) continue;
-    if (count === 0 || !hasColumns(log, columns, ownColumns)) {
-      if (count > 0) await logInserts.execute(trx, columns.join(), columns, values, count, run);
-      const own = definedColumns(log);
-      ownColumns = own.length;
-      columns = [...own, ...SETTLED_COLUMNS];
+    if (shape === null || !hasColumns(log, shape.columns, shape.ownColumns)) {
+      if (shape !== null) await logInserts.execute(trx, shape.text, shape.columns, values, count, run);
+      shape = shapeOf(log);
       values = [];
       count = 0;
     }
+    const { columns, ownColumns } = shape;
     for (let column = 0; column < ownColumns; column += 1) values.push(log[columns[column]]);
     values.push(LogType.consume, charged[index], batch[index].createdAt);
     count += 1;
   }
-  if (count > 0) await logInserts.execute(trx, columns.join(), columns, values, count, run);
+  if (shape !== null) await logInserts.execute(trx, shape.text, shape.columns, values, count, run);
+}
+
+/** The columns of a consumption log's INSERT: the row's own, then SETTLED_COLUMNS; `text` names the shape. */
+interface LogShape {
+  columns: string[];
+  ownColumns: number;
+  text: string;
+}
+
+/**
+ * The relay's log rows all have the same columns: the last shape is kept, so a batch does not build its
+ * column list and its ~450-character name again (with group commit, a batch is often one request).
+ */
+let lastLogShape: LogShape | null = null;
+
+function shapeOf(log: Record<string, unknown>): LogShape {
+  if (lastLogShape !== null && hasColumns(log, lastLogShape.columns, lastLogShape.ownColumns)) {
+    return lastLogShape;
+  }
+  const own = definedColumns(log);
+  const columns = [...own, ...SETTLED_COLUMNS];
+  lastLogShape = { columns, ownColumns: own.length, text: columns.join() };
+  return lastLogShape;
 }
 
 /** Whole log rows (the failures), one statement per chunk of rows with the same columns. */
