@@ -107,8 +107,64 @@ export function getGroupRatio(options: OptionStore, group: string): number {
   return own(readRatios(options, 'GroupRatio'), group) ?? 1;
 }
 
+/** Every option a pricing is read from: a cached one stands while each of them parses to the same map. */
+const PRICING_OPTIONS: readonly RatioKey[] = [
+  'ModelPrice',
+  'ModelRatio',
+  'CompletionRatio',
+  'CacheReadRatio',
+  'CacheWriteRatio',
+  'AudioInputRatio',
+  'ImageInputRatio',
+  'AudioOutputRatio',
+  'ImageOutputRatio',
+  'GroupRatio',
+];
+
+interface CachedPricing {
+  /** readRatios' maps of PRICING_OPTIONS when the pricing was made (they are replaced when an option changes) */
+  sources: RatioMap[];
+  pricing: Readonly<Pricing>;
+}
+
+/** By option store, then group, then model: only priced models are kept, so the maps stay small. */
+const pricingCaches = new WeakMap<OptionStore, Map<string, Map<string, CachedPricing>>>();
+
+function isCurrent(options: OptionStore, sources: readonly RatioMap[]): boolean {
+  for (let index = 0; index < PRICING_OPTIONS.length; index += 1) {
+    if (readRatios(options, PRICING_OPTIONS[index]) !== sources[index]) return false;
+  }
+  return true;
+}
+
+/**
+ * The pricing of a model for a group (its ratios and the group's), or null when the model has no price. Every
+ * relay request needs one: it is made once and shared, frozen, until one of its options changes, instead of
+ * being assembled from ten options per request (describePricing's text is then kept with it too).
+ */
+export function findPricing(options: OptionStore, model: string, group: string): Readonly<Pricing> | null {
+  let byGroup = pricingCaches.get(options);
+  if (!byGroup) {
+    byGroup = new Map();
+    pricingCaches.set(options, byGroup);
+  }
+  let byModel = byGroup.get(group);
+  if (!byModel) {
+    byModel = new Map();
+    byGroup.set(group, byModel);
+  }
+  const cached = byModel.get(model);
+  if (cached && isCurrent(options, cached.sources)) return cached.pricing;
+  const ratios = findModelRatios(options, model);
+  if (!ratios) return null;
+  // Assigned, not `{ ...ratios, groupRatio }`: V8 builds a spread followed by more fields on a slow path.
+  const pricing = Object.freeze(Object.assign({ groupRatio: getGroupRatio(options, group) }, ratios));
+  byModel.set(model, { sources: PRICING_OPTIONS.map((key) => readRatios(options, key)), pricing });
+  return pricing;
+}
+
 /** The media ratios that differ from 1, for the log's text (most models price every token alike). */
-function mediaRatioText(pricing: Pricing, format: (value: number) => string): string {
+function mediaRatioText(pricing: Readonly<Pricing>, format: (value: number) => string): string {
   const ratios: [string, number][] = [
     ['audio input ratio', pricing.audioInputRatio],
     ['image input ratio', pricing.imageInputRatio],
@@ -121,7 +177,19 @@ function mediaRatioText(pricing: Pricing, format: (value: number) => string): st
     .join('');
 }
 
-export function describePricing(pricing: Pricing): string {
+/** The texts of the shared pricings findPricing hands out; one that may change (not frozen) is not kept. */
+const descriptions = new WeakMap<Readonly<Pricing>, string>();
+
+/** The pricing as the consumption log's text says it. */
+export function describePricing(pricing: Readonly<Pricing>): string {
+  const described = descriptions.get(pricing);
+  if (described !== undefined) return described;
+  const text = writePricing(pricing);
+  if (Object.isFrozen(pricing)) descriptions.set(pricing, text);
+  return text;
+}
+
+function writePricing(pricing: Readonly<Pricing>): string {
   const format = (value: number) => String(Math.round(value * 1e6) / 1e6);
   if (pricing.callPrice !== undefined) {
     return `price per call $${format(pricing.callPrice)}, group ratio ${format(pricing.groupRatio)}`;
