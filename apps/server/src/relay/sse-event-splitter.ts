@@ -10,14 +10,23 @@ import type { SseEvent } from '../providers/provider-types';
 export class SseEventSplitter {
   private readonly decoder = new StringDecoder('utf8');
   private pending = '';
+  /** the text being cut into blocks (pending and the latest chunk), and where its next block starts */
+  private text = '';
+  private start = 0;
 
   push(chunk: Buffer): string[] {
-    const payloads: string[] = [];
-    this.split(chunk, (block) => {
+    this.feed(chunk);
+    // Mostly a chunk holds one event: no array is grown for it, nor a callback made per call.
+    let first: string | null = null;
+    let payloads: string[] | null = null;
+    for (let block = this.nextBlock(); block !== null; block = this.nextBlock()) {
       const data = readData(block);
-      if (data !== null) payloads.push(data);
-    });
-    return payloads;
+      if (data === null) continue;
+      if (first === null) first = data;
+      else if (payloads === null) payloads = [first, data];
+      else payloads.push(data);
+    }
+    return payloads ?? (first === null ? [] : [first]);
   }
 
   /** An unterminated last event, when the stream ends without its blank line. */
@@ -28,12 +37,17 @@ export class SseEventSplitter {
   }
 
   pushEvents(chunk: Buffer): SseEvent[] {
-    const events: SseEvent[] = [];
-    this.split(chunk, (block) => {
+    this.feed(chunk);
+    let first: SseEvent | null = null;
+    let events: SseEvent[] | null = null;
+    for (let block = this.nextBlock(); block !== null; block = this.nextBlock()) {
       const event = readEvent(block);
-      if (event !== null) events.push(event);
-    });
-    return events;
+      if (event === null) continue;
+      if (first === null) first = event;
+      else if (events === null) events = [first, event];
+      else events.push(event);
+    }
+    return events ?? (first === null ? [] : [first]);
   }
 
   endEvents(): SseEvent[] {
@@ -42,15 +56,24 @@ export class SseEventSplitter {
     return event === null ? [] : [event];
   }
 
-  private split(chunk: Buffer, take: (block: string) => void): void {
+  private feed(chunk: Buffer): void {
     let text = this.pending + this.decoder.write(chunk);
     if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
-    let start = 0;
-    for (let end = text.indexOf('\n\n'); end !== -1; end = text.indexOf('\n\n', start)) {
-      take(text.slice(start, end));
-      start = end + 2;
+    this.text = text;
+    this.start = 0;
+  }
+
+  /** The next complete block of the text fed, or null when the rest waits for more bytes (kept as pending). */
+  private nextBlock(): string | null {
+    const end = this.text.indexOf('\n\n', this.start);
+    if (end === -1) {
+      this.pending = this.text.slice(this.start);
+      this.text = '';
+      return null;
     }
-    this.pending = text.slice(start);
+    const block = this.text.slice(this.start, end);
+    this.start = end + 2;
+    return block;
   }
 
   private takeRest(): string | null {

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { SseEventSplitter } from './sse-event-splitter';
+
+const bytes = (text: string) => Buffer.from(text, 'utf8');
+
+describe('SseEventSplitter', () => {
+  it('answers none, one or several payloads per chunk, however the events are cut', () => {
+    const splitter = new SseEventSplitter();
+    expect(splitter.push(bytes('data: {"a":1}\n\ndata: {"a"'))).toEqual(['{"a":1}']);
+    expect(splitter.push(bytes(':2}'))).toEqual([]);
+    expect(splitter.push(bytes('\n\n: keep-alive\n\ndata: x\r\n\r\ndata: y\n\ndata: z'))).toEqual([
+      '{"a":2}',
+      'x',
+      'y',
+    ]);
+    expect(splitter.end()).toEqual(['z']);
+  });
+
+  it('keeps event names and the raw text of whole events, a character cut in two included', () => {
+    const splitter = new SseEventSplitter();
+    const text = bytes('event: delta\ndata: é\n\ndata: [DONE]\n\n');
+    const cut = text.indexOf(0xa9);
+    expect(splitter.pushEvents(text.subarray(0, cut))).toEqual([]);
+    expect(splitter.pushEvents(text.subarray(cut))).toEqual([
+      { event: 'delta', data: 'é', raw: 'event: delta\ndata: é' },
+      { event: null, data: '[DONE]', raw: 'data: [DONE]' },
+    ]);
+    expect(splitter.endEvents()).toEqual([]);
+  });
+});
