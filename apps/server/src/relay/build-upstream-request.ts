@@ -32,13 +32,24 @@ function rethrow(error: unknown): never {
  * option the vendor lacks) reads as the channel's setup failing rather than as the upstream being unreachable.
  */
 export function buildUpstreamRequest<T>(build: () => T): T {
-  let built: T;
+  return buildRequestOf({ buildRequest: build }, undefined);
+}
+
+/**
+ * buildUpstreamRequest for a capability's buildRequest with its input, called as the capability's method:
+ * the pass-through lane's way, without a callback made for every request.
+ */
+export function buildRequestOf<Input, Built>(
+  capability: { buildRequest(input: Input): Built },
+  input: Input,
+): Built {
+  let built: Built;
   try {
-    built = build();
+    built = capability.buildRequest(input);
   } catch (error) {
     rethrow(error);
   }
-  return built instanceof Promise ? (built.catch(rethrow) as T) : built;
+  return built instanceof Promise ? (built.catch(rethrow) as Built) : built;
 }
 
 /**

@@ -4,7 +4,7 @@ import { UpstreamFormatError } from '../canonical/translation';
 import type { IngressCodec } from '../protocols/ingress-codec';
 import type { PassThroughCapability, ProviderAdapter } from '../providers/provider-types';
 import { withAnswerModel } from './answer-model';
-import { buildUpstreamRequest } from './build-upstream-request';
+import { buildRequestOf, buildUpstreamRequest } from './build-upstream-request';
 import { prepareChannelCredentials } from './channel-credentials';
 import { callChannelForStream, callChannelForWhole, type AttemptOutcome } from './relay-attempts';
 import {
@@ -44,22 +44,22 @@ export async function attemptPassThrough(
   capability: PassThroughCapability,
 ): Promise<AttemptOutcome<Delivered>> {
   // No await on the fast path: only adapters that derive a token wait for one.
-  const prepared = adapter.prepareCredential
-    ? await prepareChannelCredentials(job.runtime, job.channel, adapter)
-    : ({ ok: true, value: job.channel.credentials } as const);
-  if (!prepared.ok) return prepared;
+  let channel = job.channel.credentials;
+  if (adapter.prepareCredential) {
+    const prepared = await prepareChannelCredentials(job.runtime, job.channel, adapter);
+    if (!prepared.ok) return prepared;
+    channel = prepared.value;
+  }
   const upstreamModel = upstreamModelOf(job);
-  const upstream = buildUpstreamRequest(() =>
-    capability.buildRequest({
-      channel: prepared.value,
-      body: call.body,
-      rawBody: call.raw,
-      upstreamModel,
-      isModelMapped: upstreamModel !== job.model,
-      isStream: call.isStream,
-      clientHeaders: call.clientHeaders,
-    }),
-  );
+  const upstream = buildRequestOf(capability, {
+    channel,
+    body: call.body,
+    rawBody: call.raw,
+    upstreamModel,
+    isModelMapped: upstreamModel !== job.model,
+    isStream: call.isStream,
+    clientHeaders: call.clientHeaders,
+  });
   if (!call.isStream) {
     const read = await callChannelForWhole(job, adapter, upstream);
     return read.ok ? deliverJsonBody(job, call.reply, read.value, capability) : read;

@@ -4,7 +4,7 @@ import { completionText } from '../canonical/completion-text';
 import { UpstreamFormatError, UpstreamReportedError, type ChatTranslator } from '../canonical/translation';
 import { reportChannelFailure } from '../channels/channel-health';
 import type { IngressCodec } from '../protocols/ingress-codec';
-import type { JsonCapability, TokenUsage } from '../providers/provider-types';
+import type { JsonCapability, ReadResponse, TokenUsage } from '../providers/provider-types';
 import { forgetChannelCredential } from './channel-credentials';
 import { failedChannelOf, type AttemptOutcome } from './relay-attempts';
 import { RelayError } from './relay-error';
@@ -65,19 +65,28 @@ export function deliverJsonBody<Input>(
 ): AttemptOutcome<Delivered> {
   const answer = capability.readResponse(body, input);
   holdWholeAnswer(job, reply, answer.body);
-  return {
-    ok: true,
-    value: {
-      usage: answer.usage,
-      get completionText() {
-        return answer.completionText;
-      },
-      get answer() {
-        return answer.answer;
-      },
-      interruption: null,
-    },
-  };
+  return { ok: true, value: new DeliveredJson(answer) };
+}
+
+/**
+ * A JSON answer as delivered, reading the text and the parsed answer from the adapter's reading only when
+ * billing asks. A class, not an object literal with getters, which makes two functions per answer.
+ */
+class DeliveredJson implements Delivered {
+  usage: TokenUsage | null;
+  interruption: Delivered['interruption'] = null;
+
+  constructor(private readonly read: ReadResponse) {
+    this.usage = read.usage;
+  }
+
+  get completionText(): string {
+    return this.read.completionText;
+  }
+
+  get answer(): unknown {
+    return this.read.answer;
+  }
 }
 
 /** A whole vendor answer (read by callChannelForWhole) translated into the client's protocol. */
@@ -141,13 +150,21 @@ export function writeOwnHead(reply: FastifyReply, added: Readonly<Record<string,
   reply.raw.writeHead(200, headers);
 }
 
+/** The head's additions of an event stream, by content type: the same few objects for every stream. */
+const eventStreamHeads = new Map<string, Readonly<Record<string, string>>>();
+
 function startEventStream(reply: FastifyReply, contentType = 'text/event-stream; charset=utf-8'): void {
-  writeOwnHead(reply, {
-    'content-type': contentType,
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
+  let added = eventStreamHeads.get(contentType);
+  if (!added) {
+    added = {
+      'content-type': contentType,
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    };
+    eventStreamHeads.set(contentType, added);
+  }
+  writeOwnHead(reply, added);
 }
 
 /** A stream made at once from a whole answer (an upstream that answered JSON to a stream request). */

@@ -113,6 +113,34 @@ function headersWithType(
   return headers;
 }
 
+/** The JSON requests' headers, by layout and channel: they depend on nothing else (see jsonHeaders). */
+const jsonHeadersByLayout = new WeakMap<
+  OpenAICompatibleLayout,
+  WeakMap<ChannelCredentials, Readonly<Record<string, string>>>
+>();
+
+/**
+ * headersWithType for a JSON body, made once per channel and shared (frozen) by its requests. Credentials
+ * with an access token are a new object per request (channel-credentials.ts): theirs are made each time.
+ */
+function jsonHeaders(
+  layout: OpenAICompatibleLayout,
+  channel: ChannelCredentials,
+): Readonly<Record<string, string>> {
+  if (channel.accessToken !== undefined) return headersWithType(layout, channel, 'application/json');
+  let byChannel = jsonHeadersByLayout.get(layout);
+  if (!byChannel) {
+    byChannel = new WeakMap();
+    jsonHeadersByLayout.set(layout, byChannel);
+  }
+  let headers = byChannel.get(channel);
+  if (!headers) {
+    headers = Object.freeze(headersWithType(layout, channel, 'application/json'));
+    byChannel.set(channel, headers);
+  }
+  return headers;
+}
+
 /** OpenAI's chat translated from and to the canonical types, for clients of every other protocol. */
 function createOpenAIChatTranslator(layout: OpenAICompatibleLayout): ChatTranslator {
   return {
@@ -147,7 +175,7 @@ export function createOpenAICompatibleAdapter(layout: OpenAICompatibleLayout): O
   ): UpstreamRequest {
     return {
       url: layout.buildUrl(input.channel, path, input.upstreamModel),
-      headers: headersWithType(layout, input.channel, 'application/json'),
+      headers: jsonHeaders(layout, input.channel),
       body: buildJsonBody(input, changes),
     };
   }

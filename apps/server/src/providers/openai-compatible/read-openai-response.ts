@@ -1,5 +1,5 @@
 import { UpstreamFormatError, kindFromStatus, type UpstreamErrorKind } from '../../canonical/translation';
-import type { ReadResponse, UpstreamErrorDetails } from '../provider-types';
+import type { ReadResponse, TokenUsage, UpstreamErrorDetails } from '../provider-types';
 import { findObjectAfterKey } from '../shared/find-object-after-key';
 import { convertOpenAIUsage } from './convert-openai-usage';
 import { extractCompletionText } from './openai-completion-text';
@@ -41,22 +41,30 @@ function endsWithClosingBrace(text: string): boolean {
  */
 export function readOpenAIResponse(body: Buffer): ReadResponse {
   const text = body.toString('utf8');
-  let parsed: { value: unknown } | null = null;
-  const answer = () => (parsed ??= { value: parseJson(text) }).value;
-  const usage = convertOpenAIUsage(findUsageObject(text));
-  if (!endsWithClosingBrace(text) || (usage === null && !isObject(answer()))) {
+  const read = new OpenAIAnswer(body, text, convertOpenAIUsage(findUsageObject(text)));
+  if (!endsWithClosingBrace(text) || (read.usage === null && !isObject(read.answer))) {
     throw new UpstreamFormatError('the upstream answer is not a whole JSON object (cut or malformed)');
   }
-  return {
-    body,
-    usage,
-    get answer() {
-      return answer();
-    },
-    get completionText() {
-      return extractCompletionText(answer());
-    },
-  };
+  return read;
+}
+
+/** The answer parsed on first read. A class, not an object literal with getters and closures per answer. */
+class OpenAIAnswer implements ReadResponse {
+  private parsed: { value: unknown } | null = null;
+
+  constructor(
+    public body: Buffer,
+    private readonly text: string,
+    public usage: TokenUsage | null,
+  ) {}
+
+  get answer(): unknown {
+    return (this.parsed ??= { value: parseJson(this.text) }).value;
+  }
+
+  get completionText(): string {
+    return extractCompletionText(this.answer);
+  }
 }
 
 /** A transcript: JSON (`{text, usage?}`) or plain text for the text, srt and vtt formats. */
