@@ -61,16 +61,29 @@ export function recordIdsOf(batch: Settlement[]): string[] {
   );
 }
 
-function groupBy<Key>(items: number[], keyOf: (index: number) => Key): Map<Key, number[]> {
-  const groups = new Map<Key, number[]>();
-  for (const index of items) {
-    const key = keyOf(index);
+type Group = readonly [key: number, indexes: readonly number[]];
+
+const ONLY_FIRST: readonly number[] = [0];
+
+/**
+ * The batch's indexes grouped by `keyOf` (a user, key or channel id), in ascending order of the id: the lock
+ * order. With group commit a batch is often one request: that is one group, with nothing mapped or sorted.
+ */
+function groupBy(batch: readonly Settlement[], keyOf: (settlement: Settlement) => number): Group[] {
+  if (batch.length === 1) return [[keyOf(batch[0]), ONLY_FIRST]];
+  const groups = new Map<number, number[]>();
+  for (let index = 0; index < batch.length; index += 1) {
+    const key = keyOf(batch[index]);
     const group = groups.get(key);
     if (group) group.push(index);
     else groups.set(key, [index]);
   }
-  return groups;
+  return [...groups].sort((a, b) => a[0] - b[0]);
 }
+
+const userOf = (settlement: Settlement) => settlement.holder.userId;
+const tokenOf = (settlement: Settlement) => settlement.holder.tokenId;
+const channelOf = (settlement: Settlement) => settlement.channelId;
 
 const recordDeletes = new PrecompiledRows((db, _shape, rows) =>
   db.deleteFrom('quota_reservations').where(
@@ -108,10 +121,8 @@ export async function applySettlements(
   const userQuotas = new Map<number, number>();
   const canReturn = !(trx.getExecutor().adapter instanceof MysqlAdapter);
   const run = inTransaction(db, trx);
-  const all = batch.map((_, index) => index);
   // Users, then keys, then channels: the same lock order as the reservation.
-  const byUser = [...groupBy(all, (index) => batch[index].holder.userId)].sort((a, b) => a[0] - b[0]);
-  for (const [userId, indexes] of byUser) {
+  for (const [userId, indexes] of groupBy(batch, userOf)) {
     // Mostly the balance covers the difference: balance and usage in one statement.
     const difference = indexes.reduce((sum, index) => sum + batch[index].cost - batch[index].reserved, 0);
     const cost = indexes.reduce((sum, index) => sum + batch[index].cost, 0);
@@ -138,9 +149,9 @@ export async function applySettlements(
     const used = indexes.reduce((sum, index) => sum + charged[index], 0);
     await run(addUserUsage(db, userId, used, indexes.length));
   }
-  const byToken = [...groupBy(all, (index) => batch[index].holder.tokenId)].sort((a, b) => a[0] - b[0]);
-  for (const [tokenId, indexes] of byToken) {
-    const accessedTime = Math.max(...indexes.map((index) => batch[index].createdAt));
+  for (const [tokenId, indexes] of groupBy(batch, tokenOf)) {
+    let accessedTime = -Infinity;
+    for (const index of indexes) accessedTime = Math.max(accessedTime, batch[index].createdAt);
     const used = indexes.reduce((sum, index) => sum + charged[index], 0);
     if (!batch[indexes[0]].holder.isUnlimitedToken) {
       const difference = indexes.reduce((sum, index) => sum + charged[index] - batch[index].reserved, 0);
@@ -162,8 +173,7 @@ export async function applySettlements(
     }
     await run(addTokenUsage(db, tokenId, used, indexes.length, accessedTime));
   }
-  const byChannel = [...groupBy(all, (index) => batch[index].channelId)].sort((a, b) => a[0] - b[0]);
-  for (const [channelId, indexes] of byChannel) {
+  for (const [channelId, indexes] of groupBy(batch, channelOf)) {
     const used = indexes.reduce((sum, index) => sum + charged[index], 0);
     await run(addChannelUsage(db, channelId, used, indexes.length));
   }
@@ -295,7 +305,7 @@ async function settleBalance(
   column: 'quota' | 'remain_quota',
   id: number,
   batch: ReadonlyArray<Pick<Settlement, 'cost' | 'reserved'>>,
-  indexes: number[],
+  indexes: readonly number[],
 ): Promise<number> {
   const difference = indexes.reduce((sum, index) => sum + batch[index].cost - batch[index].reserved, 0);
   if (difference === 0) return 0;
