@@ -1,9 +1,14 @@
 import type { Db } from '../db/database';
-import type { ReservationRequest, ReservationShortfall } from './quota-reservation';
+import type {
+  QuotaHolder,
+  ReservationRecord,
+  ReservationRequest,
+  ReservationShortfall,
+} from './quota-reservation';
 import { reserveQuotaBatch } from './reserve-quota-batch';
 
-interface Waiting {
-  request: ReservationRequest;
+/** A request and its waiter in one object: the queue is the batch's list of requests as it is. */
+interface Waiting extends ReservationRequest {
   resolve: (shortfall: ReservationShortfall | null) => void;
   reject: (error: unknown) => void;
 }
@@ -22,9 +27,13 @@ export class ReservationBatcher {
 
   constructor(private readonly db: Db) {}
 
-  reserve(request: ReservationRequest): Promise<ReservationShortfall | null> {
+  reserve(
+    holder: QuotaHolder,
+    amount: number,
+    record: ReservationRecord,
+  ): Promise<ReservationShortfall | null> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ request, resolve, reject });
+      this.queue.push({ holder, amount, record, resolve, reject });
       if (this.isScheduled) return;
       this.isScheduled = true;
       setImmediate(() => void this.write());
@@ -36,11 +45,8 @@ export class ReservationBatcher {
     this.queue = [];
     this.isScheduled = false;
     try {
-      const shortfalls = await reserveQuotaBatch(
-        this.db,
-        batch.map((waiting) => waiting.request),
-      );
-      batch.forEach((waiting, index) => waiting.resolve(shortfalls[index]));
+      const shortfalls = await reserveQuotaBatch(this.db, batch);
+      for (let index = 0; index < batch.length; index += 1) batch[index].resolve(shortfalls[index]);
     } catch (error) {
       for (const waiting of batch) waiting.reject(error);
     }

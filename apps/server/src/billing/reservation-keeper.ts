@@ -75,7 +75,7 @@ export class ReservationKeeper {
       shortfall =
         this.batcher === null || amount <= 0
           ? await reserveQuota(this.db, holder, amount, record)
-          : await this.batcher.reserve({ holder, amount, record });
+          : await this.batcher.reserve(holder, amount, record);
     } catch (error) {
       // A connection lost while its COMMIT was under way leaves the outcome unknown: the reservation may stand.
       // Its refund is queued like a refused one; it gives back only if the record exists (else a no-op).

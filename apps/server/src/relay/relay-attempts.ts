@@ -41,6 +41,11 @@ import {
 
 export type { AttemptOutcome } from './upstream-failure';
 
+/** One try of an endpoint on the job's current channel (a RelayPlan is one: its method is called as such). */
+export interface Attempter<T> {
+  attempt(job: RelayJob, adapter: ProviderAdapter): Promise<AttemptOutcome<T>>;
+}
+
 const endpointNames: Record<RelayEndpoint, string> = {
   chat: 'chat completions',
   completions: 'completions',
@@ -194,10 +199,7 @@ export function describeThrown(error: unknown, channel: RelayChannel): UpstreamF
  * failing or were told to rest; a channel whose breaker closed between the pick and the attempt (another
  * request took its one probe) is passed over without counting as a retry.
  */
-export async function runAttempts<T>(
-  job: RelayJob,
-  attempt: (adapter: ProviderAdapter) => Promise<AttemptOutcome<T>>,
-): Promise<T> {
+export async function runAttempts<T>(job: RelayJob, attempter: Attempter<T>): Promise<T> {
   const { runtime } = job;
   const { options } = runtime.context;
   const breaker = getChannelBreaker(runtime.context);
@@ -225,7 +227,7 @@ export async function runAttempts<T>(
     job.attempt = watch;
     let outcome: AttemptOutcome<T>;
     try {
-      outcome = await attemptOn(job, channel, attempt);
+      outcome = await attemptOn(job, channel, attempter);
     } catch (error) {
       breaker.release(channel.id, job.model);
       throw error;
@@ -277,12 +279,12 @@ export async function runAttempts<T>(
 async function attemptOn<T>(
   job: RelayJob,
   channel: RelayChannel,
-  attempt: (adapter: ProviderAdapter) => Promise<AttemptOutcome<T>>,
+  attempter: Attempter<T>,
 ): Promise<AttemptOutcome<T>> {
   const found = findAdapter(job, channel);
   if ('failure' in found) return { ok: false, failure: found.failure };
   try {
-    return await attempt(found.adapter);
+    return await attempter.attempt(job, found.adapter);
   } catch (error) {
     if (isClientGone(job)) throw new ClientGoneError();
     if (error instanceof RelayError) throw error;

@@ -71,14 +71,19 @@ export async function relayCountTokens(
     clientHeaders: codec.readClientHeaders(request.headers),
     reply,
   };
-  await runAttempts(job, async (adapter): Promise<AttemptOutcome<void>> => {
-    if (adapter.protocol === codec.protocol && adapter.countTokens) {
-      return forwardCount(job, adapter, call, adapter.countTokens);
-    }
-    const isApproximate = runtime.context.options.getBoolean('ApproximateTokenEnabled');
-    const counter = await createTokenCounter(model, isApproximate);
-    const inputTokens = counter.chatPrompt(chat as unknown as Record<string, unknown>);
-    await reply.code(200).header('content-type', 'application/json').send(counting.encodeCount(inputTokens));
-    return { ok: true, value: undefined };
+  await runAttempts(job, {
+    async attempt(_job, adapter): Promise<AttemptOutcome<void>> {
+      if (adapter.protocol === codec.protocol && adapter.countTokens) {
+        return forwardCount(job, adapter, call, adapter.countTokens);
+      }
+      const isApproximate = runtime.context.options.getBoolean('ApproximateTokenEnabled');
+      const counter = await createTokenCounter(model, isApproximate);
+      const inputTokens = counter.chatPrompt(chat as unknown as Record<string, unknown>);
+      await reply
+        .code(200)
+        .header('content-type', 'application/json')
+        .send(counting.encodeCount(inputTokens));
+      return { ok: true, value: undefined };
+    },
   });
 }

@@ -89,7 +89,7 @@ async function tellStory<Delivered>(
   try {
     await reserveForJob(job, reserved);
     isReserved = true;
-    const delivered = await runAttempts(job, (adapter) => plan.attempt(job, adapter));
+    const delivered = await runAttempts(job, plan);
     const usage = await plan.bill(job, delivered);
     billed = callCost === null ? usage : { usage: usage.usage, cost: callCost, notes: usage.notes };
   } catch (error) {
