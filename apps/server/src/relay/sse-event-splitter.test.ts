@@ -28,3 +28,29 @@ describe('SseEventSplitter', () => {
     expect(splitter.endEvents()).toEqual([]);
   });
 });
+
+describe('SseEventSplitter decoding', () => {
+  it('decodes characters cut at every byte the same as whole ones', () => {
+    const text = 'data: {"text":"héllo 世界 🙂"}\n\ndata: [DONE]\n\n';
+    const whole = new SseEventSplitter().push(bytes(text));
+    const encoded = bytes(text);
+    for (let size = 1; size <= 7; size += 1) {
+      const splitter = new SseEventSplitter();
+      const payloads: string[] = [];
+      for (let start = 0; start < encoded.length; start += size) {
+        payloads.push(...splitter.push(encoded.subarray(start, start + size)));
+      }
+      payloads.push(...splitter.end());
+      expect(payloads).toEqual(whole);
+    }
+    expect(whole).toEqual(['{"text":"héllo 世界 🙂"}', '[DONE]']);
+  });
+
+  it('keeps an invalid byte as the replacement character, cut or not', () => {
+    const encoded = Buffer.concat([bytes('data: a'), Buffer.from([0xff]), bytes('b\n\n')]);
+    expect(new SseEventSplitter().push(encoded)).toEqual(['a\uFFFDb']);
+    const splitter = new SseEventSplitter();
+    expect(splitter.push(encoded.subarray(0, 8))).toEqual([]);
+    expect(splitter.push(encoded.subarray(8))).toEqual(['a\uFFFDb']);
+  });
+});

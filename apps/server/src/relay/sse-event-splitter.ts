@@ -8,7 +8,8 @@ import type { SseEvent } from '../providers/provider-types';
  * needs); `pushEvents` answers whole events with their `event:` names, for streams forwarded as they came.
  */
 export class SseEventSplitter {
-  private readonly decoder = new StringDecoder('utf8');
+  /** made when a chunk first ends inside a character; until then each chunk is decoded whole */
+  private decoder: StringDecoder | null = null;
   private pending = '';
   /** the text being cut into blocks (pending and the latest chunk), and where its next block starts */
   private text = '';
@@ -57,7 +58,7 @@ export class SseEventSplitter {
   }
 
   private feed(chunk: Buffer): void {
-    let text = this.pending + this.decoder.write(chunk);
+    let text = this.pending + this.decode(chunk);
     if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
     this.text = text;
     this.start = 0;
@@ -76,8 +77,22 @@ export class SseEventSplitter {
     return block;
   }
 
+  /**
+   * The chunk's text. A chunk that ends on an ASCII byte (an event's line end, nearly always) holds whole
+   * characters only: it is decoded as it is, without a StringDecoder per stream (and its buffer). From the
+   * first chunk that ends otherwise on, the decoder carries the cut characters over.
+   */
+  private decode(chunk: Buffer): string {
+    const last = chunk.length === 0 ? 0 : chunk[chunk.length - 1];
+    if (this.decoder === null && last !== undefined && last < 0x80 && Buffer.isBuffer(chunk)) {
+      return chunk.toString('utf8');
+    }
+    this.decoder ??= new StringDecoder('utf8');
+    return this.decoder.write(chunk);
+  }
+
   private takeRest(): string | null {
-    const rest = (this.pending + this.decoder.end()).replace(/\r\n?/g, '\n').replace(/\n+$/, '');
+    const rest = (this.pending + (this.decoder?.end() ?? '')).replace(/\r\n?/g, '\n').replace(/\n+$/, '');
     this.pending = '';
     return rest.trim() === '' ? null : rest;
   }
