@@ -226,15 +226,21 @@ function toCanonicalTool(tool: Json): ChatTool {
  */
 export function decodeOpenAIChatRequest(body: Json): ChatRequest {
   checkOpenAIChatRequest(body);
-  let request = body;
-  const copy = () => (request === body ? (request = { ...body }) : request);
-  for (const field of NULLABLE_FIELDS) if (body[field] === null) delete copy()[field];
-  for (const field of ['top_k', 'thinking'] as const) {
-    if (body[field] !== undefined && !isWellFormedExtension(field, body[field])) delete copy()[field];
+  // The copy, once something must change (`??=`, not a helper closure made for every request).
+  let changed: Json | null = null;
+  for (const field of NULLABLE_FIELDS) if (body[field] === null) delete (changed ??= { ...body })[field];
+  for (const field of EXTENSION_FIELDS) {
+    if (body[field] !== undefined && !isWellFormedExtension(field, body[field])) {
+      delete (changed ??= { ...body })[field];
+    }
   }
-  const tools = request.tools;
-  if (Array.isArray(tools) && tools.some((tool: Json) => tool.type !== 'function')) {
-    copy().tools = tools.map(toCanonicalTool);
+  const tools = body.tools;
+  if (Array.isArray(tools) && tools.some(isVendorTool)) {
+    (changed ??= { ...body }).tools = tools.map(toCanonicalTool);
   }
-  return request as ChatRequest;
+  return (changed ?? body) as ChatRequest;
 }
+
+const EXTENSION_FIELDS = ['top_k', 'thinking'] as const;
+
+const isVendorTool = (tool: Json) => tool.type !== 'function';
