@@ -8,7 +8,7 @@ import type { JsonCapability, ReadResponse, TokenUsage } from '../providers/prov
 import { forgetChannelCredential } from './channel-credentials';
 import { failedChannelOf, type AttemptOutcome } from './relay-attempts';
 import { RelayError } from './relay-error';
-import { ClientGoneError, isClientGone, markFirstByte, type RelayJob } from './relay-job';
+import { ClientGoneError, isClientGone, markFirstByte, type FinalWrite, type RelayJob } from './relay-job';
 import type { StreamTranscoder } from './stream-transcoders';
 import { readAllChunks, type StreamedUpstreamResponse } from './streamed-upstream-call';
 import { readUpstreamBody, type UpstreamResponse } from './upstream-call';
@@ -119,20 +119,45 @@ export function holdWholeAnswer(
   body: string | Buffer,
   contentType = 'application/json',
 ): void {
-  job.finalWrite = {
-    end: () => void reply.code(200).header('content-type', contentType).send(body),
-    // Nothing was sent: the error handler answers.
-    abandon: () => undefined,
-  };
+  job.finalWrite = new HeldBody(reply, body, contentType);
+}
+
+// The held writes are small classes: one object per answer, not an object and two closures.
+
+class HeldBody implements FinalWrite {
+  constructor(
+    private readonly reply: FastifyReply,
+    private readonly body: string | Buffer,
+    private readonly contentType: string,
+  ) {}
+
+  end(): void {
+    void this.reply.code(200).header('content-type', this.contentType).send(this.body);
+  }
+
+  /** Nothing was sent: the error handler answers. */
+  abandon(): void {}
+}
+
+class HeldStreamEnd implements FinalWrite {
+  constructor(
+    private readonly raw: ServerResponse,
+    private readonly text: string,
+  ) {}
+
+  end(): void {
+    this.raw.end(this.text);
+  }
+
+  /** The events so far were sent, but without their end the client sees an unfinished answer. */
+  abandon(): void {
+    this.raw.destroy();
+  }
 }
 
 /** A stream's last write (its end event, or an error event) waits for the settlement like a JSON body. */
 function holdStreamEnd(job: RelayJob, raw: ServerResponse, text: string): void {
-  job.finalWrite = {
-    end: () => raw.end(text),
-    // The events so far were sent, but without their end the client sees an unfinished answer.
-    abandon: () => raw.destroy(),
-  };
+  job.finalWrite = new HeldStreamEnd(raw, text);
 }
 
 /**

@@ -58,7 +58,8 @@ class StreamedAnswerReader implements Dispatcher.DispatchHandler, UpstreamChunks
     private readonly resolveAnswer: (response: StreamedUpstreamResponse) => void,
     private readonly rejectAnswer: (error: Error) => void,
   ) {
-    signal.once('abort', this.onAbort);
+    // `on`, not `once` (two more objects): finish() takes it off, and a ClientAbort fires once.
+    signal.on('abort', this.onAbort);
   }
 
   /** The client left (or the attempt was cut): the request is cancelled now, or as soon as it starts. */

@@ -33,7 +33,8 @@ class WholeAnswerReader implements Dispatcher.DispatchHandler {
     private readonly resolve: (response: WholeUpstreamResponse) => void,
     private readonly reject: (error: Error) => void,
   ) {
-    signal.once('abort', this.onAbort);
+    // `on`, not `once` (two more objects): settle() takes it off, and a ClientAbort fires once.
+    signal.on('abort', this.onAbort);
   }
 
   /** The client left (or the attempt was cut): the request is cancelled now, or as soon as it starts. */
