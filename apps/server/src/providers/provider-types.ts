@@ -80,7 +80,10 @@ export interface SseEvent {
 
 /** Reads a same-protocol stream event by event and says what the client gets of it. */
 export interface StreamReader {
-  /** the events to forward for one upstream event: usually the event itself, sometimes none */
+  /**
+   * The events to forward for one upstream event: usually the event itself, sometimes none. Read before the
+   * next call: a reader may answer the same array each time.
+   */
   readEvent(event: SseEvent): readonly SseEvent[];
   /** after the last event (or an interruption): usage when reported, else the text produced so far */
   finish(): { usage: TokenUsage | null; completionText: string };

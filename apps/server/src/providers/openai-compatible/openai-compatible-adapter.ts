@@ -80,9 +80,33 @@ function withFieldsAdded(raw: Buffer, fields: Record<string, unknown>): Buffer |
   if (raw[open] !== 0x7b) return null;
   let next = open + 1;
   while (isJsonSpace(raw[next])) next += 1;
-  const members = JSON.stringify(fields).slice(1, -1);
-  const inserted = raw[next] === 0x7d ? members : `${members},`;
-  return Buffer.concat([raw.subarray(0, open + 1), Buffer.from(inserted), raw.subarray(open + 1)]);
+  const isEmpty = raw[next] === 0x7d;
+  const inserted =
+    fields === ASK_USAGE
+      ? ASK_USAGE_MEMBERS[isEmpty ? 0 : 1]
+      : Buffer.from(membersOf(fields) + (isEmpty ? '' : ','));
+  // Copied into one buffer: no array of parts and no views of the client's bytes to concatenate.
+  const added = Buffer.allocUnsafe(raw.length + inserted.length);
+  raw.copy(added, 0, 0, open + 1);
+  inserted.copy(added, open + 1);
+  raw.copy(added, open + 1 + inserted.length, open + 1);
+  return added;
+}
+
+/** The fields as JSON object members, without the braces. */
+const membersOf = (fields: Record<string, unknown>) => JSON.stringify(fields).slice(1, -1);
+
+/** What asking a stream for its usage adds to a body without stream_options: the same every time. */
+const ASK_USAGE: Readonly<Record<string, unknown>> = Object.freeze({
+  stream_options: Object.freeze({ include_usage: true }),
+});
+
+/** ASK_USAGE's members alone (an empty body) and followed by a comma, as bytes. */
+const ASK_USAGE_MEMBERS = [Buffer.from(membersOf(ASK_USAGE)), Buffer.from(`${membersOf(ASK_USAGE)},`)];
+
+function lacksAll(body: Record<string, unknown>, fields: Record<string, unknown>): boolean {
+  for (const key in fields) if (key in body) return false;
+  return true;
 }
 
 /**
@@ -92,7 +116,7 @@ function withFieldsAdded(raw: Buffer, fields: Record<string, unknown>): Buffer |
  */
 function buildJsonBody(input: JsonRequestInput, changes: Record<string, unknown> | null): string | Buffer {
   if (!input.isModelMapped && changes === null) return input.rawBody;
-  if (!input.isModelMapped && changes !== null && Object.keys(changes).every((key) => !(key in input.body))) {
+  if (!input.isModelMapped && changes !== null && lacksAll(input.body, changes)) {
     const added = withFieldsAdded(input.rawBody, changes);
     if (added) return added;
   }
@@ -187,14 +211,14 @@ export function createOpenAICompatibleAdapter(layout: OpenAICompatibleLayout): O
         // did not ask for it (https://platform.openai.com/docs/api-reference/chat/create#stream_options).
         const askUsage =
           input.isStream && !wantsUsage(input.body) && layout.supportsStreamUsage(input.channel);
-        const streamOptions =
-          typeof input.body.stream_options === 'object' && input.body.stream_options !== null
-            ? input.body.stream_options
-            : {};
+        if (!askUsage) return jsonRequest(path, input, null);
+        const streamOptions = input.body.stream_options;
         return jsonRequest(
           path,
           input,
-          askUsage ? { stream_options: { ...streamOptions, include_usage: true } } : null,
+          typeof streamOptions === 'object' && streamOptions !== null
+            ? { stream_options: { ...streamOptions, include_usage: true } }
+            : ASK_USAGE,
         );
       },
       readResponse: readOpenAIResponse,

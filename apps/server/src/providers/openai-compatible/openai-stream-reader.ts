@@ -28,6 +28,13 @@ export function createOpenAIStreamReader(options: StreamReaderOptions): StreamRe
   let pending: string[] = [];
   let pendingCharacters = 0;
   const texts: string[] = [];
+  // Most events are forwarded as they came: in one array, refilled for each (see StreamReader.readEvent).
+  let single: SseEvent[] | null = null;
+  const only = (event: SseEvent): readonly SseEvent[] => {
+    if (single === null) single = [event];
+    else single[0] = event;
+    return single;
+  };
 
   function boilDown(): void {
     for (const data of pending) texts.push(extractCompletionText(parseChunk(data)));
@@ -45,13 +52,13 @@ export function createOpenAIStreamReader(options: StreamReaderOptions): StreamRe
         if (found) {
           usage = found;
           const isUsageOnly = Array.isArray(chunk?.choices) && chunk.choices.length === 0;
-          if (isUsageOnly) return options.clientWantsUsage ? [event] : NOTHING;
+          if (isUsageOnly) return options.clientWantsUsage ? only(event) : NOTHING;
         }
       }
       pending.push(data);
       pendingCharacters += data.length;
       if (pendingCharacters > MAX_PENDING_CHARACTERS) boilDown();
-      return [event];
+      return only(event);
     },
     finish() {
       if (usage) return { usage, completionText: '' };
