@@ -1,3 +1,4 @@
+import { modelPriceOptionKeys } from '@gatehouse/shared';
 import type { OptionKey } from '../options/option-defaults';
 import type { OptionStore } from '../options/option-store';
 import { defaultModelPrices } from './default-model-prices';
@@ -108,18 +109,7 @@ export function getGroupRatio(options: OptionStore, group: string): number {
 }
 
 /** Every option a pricing is read from: a cached one stands while each of them parses to the same map. */
-const PRICING_OPTIONS: readonly RatioKey[] = [
-  'ModelPrice',
-  'ModelRatio',
-  'CompletionRatio',
-  'CacheReadRatio',
-  'CacheWriteRatio',
-  'AudioInputRatio',
-  'ImageInputRatio',
-  'AudioOutputRatio',
-  'ImageOutputRatio',
-  'GroupRatio',
-];
+const PRICING_OPTIONS: readonly RatioKey[] = [...modelPriceOptionKeys, 'GroupRatio'];
 
 interface CachedPricing {
   /** readRatios' maps of PRICING_OPTIONS when the pricing was made (they are replaced when an option changes) */
