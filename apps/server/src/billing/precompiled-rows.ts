@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import { entryOf, newMap } from '../map-entry';
 import { withParameters } from './precompiled-query';
 import type { RunStatement } from './statement-runner';
 
@@ -96,16 +97,7 @@ export class PrecompiledRows {
     size: number,
   ): RowsStatement {
     const adapter = db.getExecutor().adapter;
-    let byShape = this.byAdapter.get(adapter);
-    if (!byShape) {
-      byShape = new Map();
-      this.byAdapter.set(adapter, byShape);
-    }
-    let bySize = byShape.get(shape);
-    if (!bySize) {
-      bySize = new Map();
-      byShape.set(shape, bySize);
-    }
+    const bySize = entryOf(entryOf(this.byAdapter, adapter, newMap), shape, newMap);
     let entry = bySize.get(size);
     if (!entry) {
       const standIns = new Map<string, number>();

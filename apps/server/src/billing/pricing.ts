@@ -1,4 +1,5 @@
 import { modelPriceOptionKeys } from '@gatehouse/shared';
+import { entryOf, newMap } from '../map-entry';
 import type { OptionKey } from '../options/option-defaults';
 import type { OptionStore } from '../options/option-store';
 import { defaultModelPrices } from './default-model-prices';
@@ -133,16 +134,7 @@ function isCurrent(options: OptionStore, sources: readonly RatioMap[]): boolean 
  * being assembled from ten options per request (describePricing's text is then kept with it too).
  */
 export function findPricing(options: OptionStore, model: string, group: string): Readonly<Pricing> | null {
-  let byGroup = pricingCaches.get(options);
-  if (!byGroup) {
-    byGroup = new Map();
-    pricingCaches.set(options, byGroup);
-  }
-  let byModel = byGroup.get(group);
-  if (!byModel) {
-    byModel = new Map();
-    byGroup.set(group, byModel);
-  }
+  const byModel = entryOf(entryOf(pricingCaches, options, newMap), group, newMap);
   const cached = byModel.get(model);
   if (cached && isCurrent(options, cached.sources)) return cached.pricing;
   const ratios = findModelRatios(options, model);

@@ -1,3 +1,4 @@
+import { entryOf, newWeakMap } from '../../map-entry';
 import type { ChatTranslator } from '../../canonical/translation';
 import type {
   ChannelCredentials,
@@ -152,11 +153,7 @@ function jsonHeaders(
   channel: ChannelCredentials,
 ): Readonly<Record<string, string>> {
   if (channel.accessToken !== undefined) return headersWithType(layout, channel, 'application/json');
-  let byChannel = jsonHeadersByLayout.get(layout);
-  if (!byChannel) {
-    byChannel = new WeakMap();
-    jsonHeadersByLayout.set(layout, byChannel);
-  }
+  const byChannel = entryOf(jsonHeadersByLayout, layout, newWeakMap);
   let headers = byChannel.get(channel);
   if (!headers) {
     headers = Object.freeze(headersWithType(layout, channel, 'application/json'));
