@@ -22,6 +22,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '5' },
     'ttfb-duration': { type: 'string', default: '3' },
     warmup: { type: 'string', default: '2' },
+    'cell-warmup': { type: 'string', default: '3' },
     concurrency: { type: 'string' },
     profile: { type: 'boolean', default: false },
     memory: { type: 'boolean', default: false },
@@ -38,6 +39,7 @@ const { values: args } = parseArgs({
 const seconds = Number(args.duration);
 const ttfbSeconds = Number(args['ttfb-duration']);
 const warmupSeconds = Number(args.warmup);
+const cellWarmupSeconds = Number(args['cell-warmup']);
 const concurrencies = (args.concurrency ?? '1,32,256').split(',').map(Number);
 const MODES: Mode[] = ['json', 'stream'];
 const protocolPlan: ProtocolPlan = {
@@ -76,7 +78,8 @@ function machineNote(before: string, after: string): string {
   return [
     `- ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus()[0]?.model ?? 'unknown CPU'}, ` +
       `${cpus().length} cores, Node ${process.version}, ${serverVersion()}`,
-    `- ${seconds} s per cell (autocannon), ${ttfbSeconds} s TTFB run per streaming cell, ${warmupSeconds} s warm-up`,
+    `- ${seconds} s per cell (autocannon), ${ttfbSeconds} s TTFB run per streaming cell, ${warmupSeconds} s warm-up per ` +
+      `target and mode, then ${cellWarmupSeconds} s at the cell's concurrency before each target's cell`,
     `- \`uptime\` before: ${before}`,
     `- \`uptime\` after: ${after}`,
   ].join('\n');
@@ -104,6 +107,11 @@ async function measureAll(): Promise<void> {
       for (const connections of concurrencies) {
         // The targets back to back per cell, so load from others on the machine hits them alike.
         for (const target of processes.targets) {
+          // V8 keeps optimising for seconds after the load changes (a new concurrency takes other paths:
+          // a settlement batch of one at c=1, of many at c=256): measured is the steady state.
+          if (cellWarmupSeconds > 0) {
+            await measureCell(target, { mode, connections, seconds: cellWarmupSeconds, ttfbSeconds: 0 });
+          }
           const result = await measureCell(target, { mode, connections, seconds, ttfbSeconds });
           results.push(result);
           console.log(

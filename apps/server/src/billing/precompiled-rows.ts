@@ -2,7 +2,7 @@ import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { entryOf, newMap } from '../map-entry';
 import { withParameters } from './precompiled-query';
-import type { RunStatement } from './statement-runner';
+import type { RunStatement } from '../db/direct-statements';
 
 /**
  * The largest statement, in rows. A batch of n rows runs as chunks whose sizes are powers of two (70 rows:
@@ -58,7 +58,7 @@ export class PrecompiledRows {
   /**
    * Runs the statement over `count` rows of `columns` (the same `shape`, which names the columns and
    * whatever else the statement depends on), `values` holding them row after row; answers the rows changed.
-   * `run` runs each statement (inTransaction's runner inside a transaction); by default `db` does.
+   * `run` runs each statement (writeTransaction's runner inside a transaction); by default `db` does.
    */
   async execute(
     db: Kysely<Database>,

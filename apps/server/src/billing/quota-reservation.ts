@@ -1,6 +1,6 @@
 import { nowSeconds } from '@gatehouse/shared';
 import type { Db } from '../db/database';
-import { inTransaction } from './statement-runner';
+import { writeTransaction } from '../db/direct-statements';
 import {
   deleteRecord,
   giveToToken,
@@ -63,8 +63,7 @@ export async function reserveQuota(
   }
   // Users before keys in every transaction that touches both, so two transactions never deadlock.
   try {
-    await db.transaction().execute(async (trx) => {
-      const run = inTransaction(db, trx);
+    await writeTransaction(db, async (_trx, run) => {
       const takenFromUser = holder.isUnlimitedToken
         ? takeFromUserOfUnlimitedKey(db, holder.userId, amount, holder.tokenId, now)
         : takeFromUser(db, holder.userId, amount);
@@ -122,8 +121,7 @@ export async function refundQuota(
     return;
   }
   try {
-    await db.transaction().execute(async (trx) => {
-      const run = inTransaction(db, trx);
+    await writeTransaction(db, async (_trx, run) => {
       await run(giveToUser(db, holder.userId, amount));
       if (!holder.isUnlimitedToken) await run(giveToToken(db, holder.tokenId, amount));
       // The record last: users, keys, then records, in every transaction that touches them (no deadlock).

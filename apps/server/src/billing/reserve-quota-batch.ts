@@ -3,7 +3,7 @@ import { nowSeconds } from '@gatehouse/shared';
 import type { Db } from '../db/database';
 import type { QuotaReservationsTable } from '../db/schema';
 import { PrecompiledRows } from './precompiled-rows';
-import { inTransaction, type RunStatement } from './statement-runner';
+import { writeTransaction, type RunStatement } from '../db/direct-statements';
 import type { ReservationRequest, ReservationShortfall } from './quota-reservation';
 import {
   RESERVATION_FORMAT_VERSION,
@@ -128,11 +128,10 @@ export async function reserveQuotaBatch(
   requests: readonly ReservationRequest[],
 ): Promise<Array<ReservationShortfall | null>> {
   const now = nowSeconds();
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx, run) => {
     const shortfalls: Array<ReservationShortfall | null> = [];
     const values: unknown[] = [];
     let records = 0;
-    const run = inTransaction(db, trx);
     const isAllTaken = await takeAllTogether(db, run, requests, now);
     for (const request of requests) {
       const { holder, amount } = request;

@@ -1,10 +1,10 @@
-import { MysqlAdapter, SqliteAdapter, type Transaction } from 'kysely';
+import { MysqlAdapter, SqliteAdapter } from 'kysely';
 import { LogType } from '@gatehouse/shared';
 import type { Db } from '../db/database';
-import type { Database, NewLogRow } from '../db/schema';
+import type { NewLogRow } from '../db/schema';
 import { createRollupAccumulators, upsertRollups } from '../rollups/usage-rollups';
 import { PrecompiledRows } from './precompiled-rows';
-import { inTransaction, type RunStatement } from './statement-runner';
+import type { RunStatement } from '../db/direct-statements';
 import type { QuotaHolder } from './quota-reservation';
 import {
   addChannelUsage,
@@ -21,8 +21,6 @@ import {
 
 // What one settlement transaction writes, for SettlementLedger (which queues, batches and retries): the
 // balances and usage of users, keys and channels, the log rows, and the deleted reservation records.
-
-type Trx = Transaction<Database>;
 
 /** One finished request: what was reserved for it and what it costs. */
 export interface Settlement {
@@ -117,10 +115,13 @@ const recordDeletes = new PrecompiledRows((db, _shape, rows) =>
 );
 
 /** Deletes the batch's reservation records; throws ReleasedMeanwhile when some were gone already. */
-export async function deleteReservationRecords(db: Db, trx: Trx, batch: Settlement[]): Promise<void> {
+export async function deleteReservationRecords(
+  trx: Db,
+  run: RunStatement,
+  batch: Settlement[],
+): Promise<void> {
   const ids = recordIdsOf(batch);
   if (ids.length === 0) return;
-  const run = inTransaction(db, trx);
   const deleted = await recordDeletes.execute(trx, 'quota_reservations', ID_COLUMN, ids, ids.length, run);
   if (deleted !== ids.length) throw new ReleasedMeanwhile();
 }
@@ -133,17 +134,20 @@ export interface AppliedBatch {
   userQuotas: Map<number, number>;
 }
 
-/** Charges or refunds each settlement's difference and writes usage and logs; answers what each was charged. */
+/**
+ * Charges or refunds each settlement's difference and writes usage and logs; answers what each was charged.
+ * In a transaction of `db` (writeTransaction): `trx` builds statements, `run` runs them.
+ */
 export async function applySettlements(
   db: Db,
-  trx: Trx,
+  trx: Db,
+  run: RunStatement,
   batch: Settlement[],
   failures: NewLogRow[],
 ): Promise<AppliedBatch> {
   const charged = batch.map((settlement) => settlement.cost);
   const userQuotas = new Map<number, number>();
   const canReturn = !(trx.getExecutor().adapter instanceof MysqlAdapter);
-  const run = inTransaction(db, trx);
   // Users, then keys, then channels: the same lock order as the reservation.
   for (const [userId, indexes] of groupBy(batch, userOf)) {
     // Mostly the balance covers the difference: balance and usage in one statement.
@@ -250,7 +254,7 @@ function hasColumns(row: Record<string, unknown>, columns: readonly string[], co
  * into one statement per chunk; a multi-row INSERT needs one set of columns, so another shape starts another.
  */
 async function insertConsumeLogs(
-  trx: Trx,
+  trx: Db,
   run: RunStatement,
   batch: Settlement[],
   charged: number[],
@@ -311,7 +315,7 @@ function shapeOf(log: Record<string, unknown>): LogShape {
 }
 
 /** Whole log rows (the failures), one statement per chunk of rows with the same columns. */
-async function insertLogRows(trx: Trx, run: RunStatement, rows: readonly NewLogRow[]): Promise<void> {
+async function insertLogRows(trx: Db, run: RunStatement, rows: readonly NewLogRow[]): Promise<void> {
   let columns: string[] = [];
   let values: unknown[] = [];
   let count = 0;
@@ -334,7 +338,7 @@ async function insertLogRows(trx: Trx, run: RunStatement, rows: readonly NewLogR
  */
 async function settleBalance(
   db: Db,
-  trx: Trx,
+  trx: Db,
   run: RunStatement,
   table: 'users' | 'tokens',
   column: 'quota' | 'remain_quota',
@@ -361,12 +365,15 @@ async function settleBalance(
     .select(balance)
     .where('id', '=', id);
   if (!(trx.getExecutor().adapter instanceof SqliteAdapter)) read = read.forUpdate();
-  const row = await read.executeTakeFirst();
+  const row = (await run(read.compile())).rows[0] as Partial<Record<typeof balance, unknown>> | undefined;
   const available = Math.max(0, Number(row?.[balance] ?? 0));
   const chargeable = Math.min(difference, available);
-  if (chargeable > 0)
-    await update()
-      .set((set) => ({ [balance]: set(balance, '-', chargeable) }))
-      .execute();
+  if (chargeable > 0) {
+    await run(
+      update()
+        .set((set) => ({ [balance]: set(balance, '-', chargeable) }))
+        .compile(),
+    );
+  }
   return difference - chargeable;
 }

@@ -3,6 +3,7 @@ import { SqliteAdapter } from 'kysely';
 import { LogType } from '@gatehouse/shared';
 import type { Db } from '../db/database';
 import type { NewLogRow } from '../db/schema';
+import { writeTransaction } from '../db/direct-statements';
 import {
   RECORDS_PER_DELETE,
   ReleasedMeanwhile,
@@ -287,9 +288,9 @@ export class SettlementLedger {
   }
 
   private applyAndDelete(batch: Settlement[], failures: NewLogRow[]): Promise<AppliedBatch> {
-    return this.db.transaction().execute(async (trx) => {
-      const applied = await applySettlements(this.db, trx, batch, failures);
-      await deleteReservationRecords(this.db, trx, batch);
+    return writeTransaction(this.db, async (trx, run) => {
+      const applied = await applySettlements(this.db, trx, run, batch, failures);
+      await deleteReservationRecords(trx, run, batch);
       return applied;
     });
   }

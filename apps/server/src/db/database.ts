@@ -6,7 +6,7 @@ import {
   MysqlDialect,
   PostgresDialect,
   SqliteDialect,
-  CompiledQuery,
+  type CompiledQuery,
   type DatabaseConnection,
   type Dialect,
   type Driver,
@@ -17,7 +17,7 @@ import {
 } from 'kysely';
 import Sqlite from 'libsql';
 import type { Config } from '../config/config';
-import { rememberSqliteConnection } from './direct-statements';
+import { BEGIN_IMMEDIATE, rememberSqliteConnection } from './direct-statements';
 import type { Database } from './schema';
 import { WalCheckpointer } from './wal-checkpointer';
 
@@ -25,7 +25,7 @@ export type Db = Kysely<Database>;
 
 async function createSqliteDialect(
   sqlitePath: string,
-): Promise<{ dialect: Dialect; connection: SqliteDatabase }> {
+): Promise<{ dialect: Dialect; connection: SqliteDatabase; isInTransaction: () => boolean }> {
   if (sqlitePath !== ':memory:') mkdirSync(path.dirname(sqlitePath), { recursive: true });
   const database = new Sqlite(sqlitePath);
   database.exec('PRAGMA journal_mode = WAL');
@@ -34,13 +34,16 @@ async function createSqliteDialect(
   database.exec('PRAGMA synchronous = NORMAL');
   const checkpointer = sqlitePath === ':memory:' ? null : new WalCheckpointer(sqlitePath, database);
   const connection = withStatementCache(database, checkpointer);
-  return { dialect: new PatientSqliteDialect({ database: connection }, checkpointer), connection };
+  return {
+    dialect: new PatientSqliteDialect({ database: connection }, checkpointer),
+    connection,
+    isInTransaction: () => database.inTransaction,
+  };
 }
 
 /** How long a statement that found the database locked (another process writing) tries again. */
 const BUSY_GIVE_UP_MS = 5_000;
 const BUSY_RETRY_MS = 1;
-const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
 
 /**
  * Kysely's SQLite dialect, made to wait for SQLite's write lock without putting the event loop to sleep.
@@ -219,8 +222,8 @@ export async function createDatabase(
   if (config.databaseKind === 'mysql') {
     return new Kysely<Database>({ dialect: await createMysqlDialect(config.sqlDsn) });
   }
-  const { dialect, connection } = await createSqliteDialect(config.sqlitePath);
+  const { dialect, connection, isInTransaction } = await createSqliteDialect(config.sqlitePath);
   const db = new Kysely<Database>({ dialect });
-  rememberSqliteConnection(db, connection);
+  rememberSqliteConnection(db, connection, isInTransaction);
   return db;
 }

@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CompiledQuery, sql } from 'kysely';
+import Sqlite from 'libsql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDatabase, type Db } from './database';
-import { executeInTransaction } from './direct-statements';
+import { writeTransaction } from './direct-statements';
 
 const opened: Array<{ db: Db; dir: string }> = [];
 
@@ -15,70 +16,110 @@ afterEach(async () => {
   }
 });
 
-async function openDatabase(): Promise<Db> {
+async function openDatabase(): Promise<{ db: Db; file: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'gatehouse-direct-'));
-  const db = await createDatabase({
-    databaseKind: 'sqlite',
-    sqlDsn: '',
-    sqlitePath: path.join(dir, 'test.db'),
-  });
+  const file = path.join(dir, 'test.db');
+  const db = await createDatabase({ databaseKind: 'sqlite', sqlDsn: '', sqlitePath: file });
   opened.push({ db, dir });
   await sql`create table notes (id integer primary key, text varchar(64) not null)`.execute(db);
-  return db;
+  return { db, file };
 }
 
 const insert = (text: string) => CompiledQuery.raw('insert into notes (text) values (?)', [text]);
 const count = CompiledQuery.raw('select count(*) as n from notes', []) as CompiledQuery<{ n: number }>;
 
-async function countNotes(db: Db): Promise<number> {
-  return Number((await db.executeQuery(count)).rows[0].n);
+async function texts(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ text: string }>`select text from notes order by id`.execute(db);
+  return rows.map((row) => row.text);
 }
 
-describe('executeInTransaction on SQLite', () => {
-  it('runs at once, inside the transaction: its writes are seen by Kysely and committed with it', async () => {
-    const db = await openDatabase();
-    await db.transaction().execute(async (trx) => {
-      const result = executeInTransaction(db, trx, insert('a'));
+describe('writeTransaction on SQLite', () => {
+  it('runs statements at once on the connection and commits them together', async () => {
+    const { db } = await openDatabase();
+    const answer = await writeTransaction(db, async (_trx, run) => {
+      const result = run(insert('a'));
       expect(result).not.toBeInstanceOf(Promise);
       expect(await result).toMatchObject({ numAffectedRows: 1n, insertId: 1n });
-      const seen = await trx
-        .selectFrom('notes' as never)
-        .selectAll()
-        .execute();
-      expect(seen).toHaveLength(1);
-      expect((await executeInTransaction(db, trx, count)).rows).toEqual([{ n: 1 }]);
+      await run(insert('b'));
+      return Number(((await run(count)).rows[0] as { n: number }).n);
     });
-    expect(await countNotes(db)).toBe(1);
+    expect(answer).toBe(2);
+    expect(await texts(db)).toEqual(['a', 'b']);
   });
 
-  it('is rolled back with the transaction', async () => {
-    const db = await openDatabase();
+  it('rolls everything back when the body throws', async () => {
+    const { db } = await openDatabase();
     await expect(
-      db.transaction().execute(async (trx) => {
-        await executeInTransaction(db, trx, insert('a'));
+      writeTransaction(db, async (_trx, run) => {
+        await run(insert('a'));
         throw new Error('changed my mind');
       }),
     ).rejects.toThrow('changed my mind');
-    expect(await countNotes(db)).toBe(0);
+    expect(await texts(db)).toEqual([]);
+    // The connection is free again, and not left inside a transaction.
+    await writeTransaction(db, async (_trx, run) => run(insert('after')));
+    expect(await texts(db)).toEqual(['after']);
   });
 
-  it('never runs inside another transaction: the connection stays the holder’s until it commits', async () => {
-    const db = await openDatabase();
+  it('answers the body’s own error when SQLite already ended the transaction', async () => {
+    const { db } = await openDatabase();
+    await expect(
+      writeTransaction(db, async (_trx, run) => {
+        await run(insert('a'));
+        await run(CompiledQuery.raw('rollback'));
+        throw new Error('the body failed');
+      }),
+    ).rejects.toThrow('the body failed');
+    expect(await texts(db)).toEqual([]);
+  });
+
+  it('waits its turn for the connection: never inside another transaction', async () => {
+    const { db } = await openDatabase();
     let releaseFirst = () => {};
     const first = db.transaction().execute(async (trx) => {
-      await executeInTransaction(db, trx, insert('first'));
+      await sql`insert into notes (text) values ('first')`.execute(trx);
       await new Promise<void>((resolve) => (releaseFirst = resolve));
       throw new Error('first rolls back');
     });
-    const second = db.transaction().execute(async (trx) => {
-      await executeInTransaction(db, trx, insert('second'));
-      return (await executeInTransaction(db, trx, count)).rows[0].n;
+    const second = writeTransaction(db, async (_trx, run) => {
+      await run(insert('second'));
+      return Number(((await run(count)).rows[0] as { n: number }).n);
     });
     await new Promise((resolve) => setTimeout(resolve, 20));
     releaseFirst();
     await expect(first).rejects.toThrow('first rolls back');
     // The second began only after the first's rollback: it saw its own row alone.
-    expect(Number(await second)).toBe(1);
-    expect(await countNotes(db)).toBe(1);
+    expect(await second).toBe(1);
+    expect(await texts(db)).toEqual(['second']);
+  });
+
+  it('compiles with the database’s dialect through trx, and refuses to execute through it', async () => {
+    const { db } = await openDatabase();
+    const query = (handle: Db) => handle.selectFrom('users').select('id').where('id', '=', 7);
+    await expect(
+      writeTransaction(db, async (trx) => {
+        expect(query(trx).compile().sql).toBe(query(db).compile().sql);
+        expect(trx.getExecutor().adapter).toBe(db.getExecutor().adapter);
+        await query(trx).execute();
+      }),
+    ).rejects.toThrow(/ran through Kysely; run it with the runner/);
+  });
+
+  it('waits with timers while another connection holds the write lock, then writes', async () => {
+    const { db, file } = await openDatabase();
+    const other = new Sqlite(file);
+    other.exec('BEGIN IMMEDIATE');
+    other.prepare("insert into notes (text) values ('other')").run();
+    let turns = 0;
+    const tick = setInterval(() => (turns += 1), 1);
+    const ours = writeTransaction(db, async (_trx, run) => run(insert('ours')));
+    // The other connection lives on this thread: a loop put to sleep would never let it commit.
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    other.exec('COMMIT');
+    await ours;
+    clearInterval(tick);
+    expect(turns).toBeGreaterThan(5);
+    expect(await texts(db)).toEqual(['other', 'ours']);
+    other.close();
   });
 });

@@ -4,7 +4,7 @@ import type { Database, UsageRollupsTable } from '../db/schema';
 import { LATENCY_BUCKET_COLUMNS, TTFT_BUCKET_COLUMNS, latencyBucketOf } from './latency-histogram';
 import { ROLLUP_TABLES, bucketStartOf, type RollupGranularity, type RollupTable } from './rollup-buckets';
 import { PrecompiledRows } from '../billing/precompiled-rows';
-import type { RunStatement } from '../billing/statement-runner';
+import type { RunStatement } from '../db/direct-statements';
 
 /** The log fields a rollup reads: consumption rows count as requests, error rows as failed requests. */
 export interface RollupSource {
