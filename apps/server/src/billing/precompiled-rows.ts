@@ -57,8 +57,10 @@ export class PrecompiledRows {
 
   /**
    * Runs the statement over `count` rows of `columns` (the same `shape`, which names the columns and
-   * whatever else the statement depends on), `values` holding them row after row; answers the rows changed.
-   * `run` runs each statement (writeTransaction's runner inside a transaction); by default `db` does.
+   * whatever else the statement depends on), `values` holding them row after row. `run` runs each statement
+   * (writeTransaction's runner inside a transaction); by default `db` does. With `isCounted`, answers the rows
+   * changed, each statement being expected to change one per row it has (RunStatement's `expected`);
+   * without, answers 0 and reads no result.
    */
   async execute(
     db: Kysely<Database>,
@@ -67,6 +69,7 @@ export class PrecompiledRows {
     values: readonly unknown[],
     count: number,
     run: RunStatement = (query) => db.executeQuery(query),
+    isCounted = false,
   ): Promise<number> {
     let changed = 0;
     let offset = 0;
@@ -83,8 +86,12 @@ export class PrecompiledRows {
             ? values
             : values.slice(offset, end)
           : slots.map((slot) => values[offset + slot]);
-      const result = await run(withParameters(compiled, parameters));
-      changed += Number(result.numAffectedRows ?? 0);
+      if (isCounted) {
+        const result = await run(withParameters(compiled, parameters), size);
+        changed += Number(result.numAffectedRows ?? 0);
+      } else {
+        await run(withParameters(compiled, parameters));
+      }
       offset = end;
     }
     return changed;

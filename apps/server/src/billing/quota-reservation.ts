@@ -67,8 +67,11 @@ export async function reserveQuota(
       const takenFromUser = holder.isUnlimitedToken
         ? takeFromUserOfUnlimitedKey(db, holder.userId, amount, holder.tokenId, now)
         : takeFromUser(db, holder.userId, amount);
-      if (!isOneRow(await run(takenFromUser))) throw new ReservationRefused('user');
-      if (!holder.isUnlimitedToken && !isOneRow(await run(takeFromToken(db, holder.tokenId, amount, now)))) {
+      if (!isOneRow(await run(takenFromUser, 1))) throw new ReservationRefused('user');
+      if (
+        !holder.isUnlimitedToken &&
+        !isOneRow(await run(takeFromToken(db, holder.tokenId, amount, now), 1))
+      ) {
         throw new ReservationRefused('token');
       }
       if (record) {
@@ -125,7 +128,7 @@ export async function refundQuota(
       await run(giveToUser(db, holder.userId, amount));
       if (!holder.isUnlimitedToken) await run(giveToToken(db, holder.tokenId, amount));
       // The record last: users, keys, then records, in every transaction that touches them (no deadlock).
-      if (reservationId !== undefined && !isOneRow(await run(deleteRecord(db, reservationId)))) {
+      if (reservationId !== undefined && !isOneRow(await run(deleteRecord(db, reservationId), 1))) {
         throw new AlreadyReleased();
       }
     });

@@ -98,7 +98,7 @@ async function takeAllTogether(
       : draw.unlimitedTokenId === null
         ? takeFromUser(db, draw.id, draw.amount)
         : takeFromUserOfUnlimitedKey(db, draw.id, draw.amount, draw.unlimitedTokenId, now);
-    if (!isOneRow(await run(statement))) return false;
+    if (!isOneRow(await run(statement, 1))) return false;
     taken.push({ draw, isUser });
     return true;
   };
@@ -143,13 +143,13 @@ export async function reserveQuotaBatch(
         const takenFromUser = holder.isUnlimitedToken
           ? takeFromUserOfUnlimitedKey(db, holder.userId, amount, holder.tokenId, now)
           : takeFromUser(db, holder.userId, amount);
-        if (!isOneRow(await run(takenFromUser))) {
+        if (!isOneRow(await run(takenFromUser, 1))) {
           shortfalls.push('user');
           continue;
         }
         if (
           !holder.isUnlimitedToken &&
-          !isOneRow(await run(takeFromToken(db, holder.tokenId, amount, now)))
+          !isOneRow(await run(takeFromToken(db, holder.tokenId, amount, now), 1))
         ) {
           await run(giveToUser(db, holder.userId, amount));
           shortfalls.push('token');

@@ -8,6 +8,7 @@ import { closeContext, createContext } from '../context';
 import type { Db } from '../db/database';
 import { externalDatabaseServers, isListening } from '../../test/support/external-databases';
 import { seedQuotaHolder, silentLog } from '../../test/support/quota-holder';
+import { startSqliteWriteThread } from '../../test/support/sqlite-write-thread';
 import type { QuotaHolder } from './quota-reservation';
 import { reserveQuotaBatch } from './reserve-quota-batch';
 import { SettlementLedger, type QuotaCrossing } from './settlement-ledger';
@@ -201,6 +202,19 @@ describe('a settlement batch of many rows', () => {
       await closeContext(context);
       rmSync(folder, { recursive: true, force: true });
     });
+    await settleSeventy(context.db);
+  });
+
+  it('on SQLite, its transactions in the write thread', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'gatehouse-settlement-'));
+    const context = await createContext(
+      loadConfig({ SQLITE_PATH: path.join(folder, 'test.db'), SESSION_SECRET: 'settlement-batch-test' }),
+    );
+    cleanups.push(async () => {
+      await closeContext(context);
+      rmSync(folder, { recursive: true, force: true });
+    });
+    await startSqliteWriteThread(context.db);
     await settleSeventy(context.db);
   });
 

@@ -122,7 +122,15 @@ export async function deleteReservationRecords(
 ): Promise<void> {
   const ids = recordIdsOf(batch);
   if (ids.length === 0) return;
-  const deleted = await recordDeletes.execute(trx, 'quota_reservations', ID_COLUMN, ids, ids.length, run);
+  const deleted = await recordDeletes.execute(
+    trx,
+    'quota_reservations',
+    ID_COLUMN,
+    ids,
+    ids.length,
+    run,
+    true,
+  );
   if (deleted !== ids.length) throw new ReleasedMeanwhile();
 }
 
@@ -130,8 +138,12 @@ export async function deleteReservationRecords(
 export interface AppliedBatch {
   /** what each settlement was charged, in the batch's order */
   charged: number[];
-  /** user id → balance after the batch, for the users whose balance the database answered (not MySQL) */
-  userQuotas: Map<number, number>;
+  /**
+   * user id → the row the user's UPDATE answered (`quota`: the balance after the batch), for the users whose
+   * balance the database answered (not MySQL). Read it once the transaction committed: on SQLite's write
+   * thread the values arrive with the commit.
+   */
+  userBalances: Map<number, { quota?: unknown }>;
 }
 
 /**
@@ -146,7 +158,7 @@ export async function applySettlements(
   failures: NewLogRow[],
 ): Promise<AppliedBatch> {
   const charged = batch.map((settlement) => settlement.cost);
-  const userQuotas = new Map<number, number>();
+  const userBalances = new Map<number, { quota?: unknown }>();
   const canReturn = !(trx.getExecutor().adapter instanceof MysqlAdapter);
   // Users, then keys, then channels: the same lock order as the reservation.
   for (const [userId, indexes] of groupBy(batch, userOf)) {
@@ -154,13 +166,16 @@ export async function applySettlements(
     const cost = sumCosts(batch, indexes);
     const difference = cost - sumReserved(batch, indexes);
     if (canReturn) {
-      const settled = await run(settleUserWholeReturningQuota(db, userId, difference, cost, indexes.length));
+      const settled = await run(
+        settleUserWholeReturningQuota(db, userId, difference, cost, indexes.length),
+        1,
+      );
       if (settled.rows.length === 1) {
-        userQuotas.set(userId, Number((settled.rows[0] as { quota: number }).quota));
+        userBalances.set(userId, settled.rows[0] as { quota?: unknown });
         continue;
       }
     } else {
-      const settled = await run(settleUserWhole(db, userId, difference, cost, indexes.length));
+      const settled = await run(settleUserWhole(db, userId, difference, cost, indexes.length), 1);
       if (Number(settled.numAffectedRows ?? 0) === 1) continue;
     }
     const shortfall = await settleBalance(db, trx, run, 'users', 'quota', userId, batch, indexes);
@@ -184,6 +199,7 @@ export async function applySettlements(
       const difference = used - sumReserved(batch, indexes);
       const settled = await run(
         settleTokenWhole(db, tokenId, difference, used, indexes.length, accessedTime),
+        1,
       );
       if (Number(settled.numAffectedRows ?? 0) === 1) continue;
       const costs = indexes.map((index) => ({ cost: charged[index], reserved: batch[index].reserved }));
@@ -218,7 +234,7 @@ export async function applySettlements(
   await insertConsumeLogs(trx, run, batch, charged);
   await insertLogRows(trx, run, failures);
   await upsertRollups(trx, rollups, run);
-  return { charged, userQuotas };
+  return { charged, userBalances };
 }
 
 const logInserts = new PrecompiledRows((db, _shape, rows) =>
@@ -355,7 +371,7 @@ async function settleBalance(
     return 0;
   }
   const takeWhole = isUser ? takeWholeFromUser : takeWholeFromToken;
-  const whole = await run(takeWhole(db, id, difference));
+  const whole = await run(takeWhole(db, id, difference), 1);
   if (Number(whole.numAffectedRows ?? 0) === 1) return 0;
   // Both tables spell the update alike; Kysely's types cannot follow a column chosen at run time.
   const update = () => trx.updateTable(table as 'users').where('id', '=', id);
@@ -365,7 +381,7 @@ async function settleBalance(
     .select(balance)
     .where('id', '=', id);
   if (!(trx.getExecutor().adapter instanceof SqliteAdapter)) read = read.forUpdate();
-  const row = (await run(read.compile())).rows[0] as Partial<Record<typeof balance, unknown>> | undefined;
+  const row = (await run(read.compile(), 1)).rows[0] as Partial<Record<typeof balance, unknown>> | undefined;
   const available = Math.max(0, Number(row?.[balance] ?? 0));
   const chargeable = Math.min(difference, available);
   if (chargeable > 0) {

@@ -52,7 +52,7 @@ const RETRY_DELAY_MS = 1000;
  * delivered. Past this wait the client gets its 503 and the charge is refunded — exact unless that earlier
  * commit did go through after all, which the next try then logs (the answer was not delivered but stays
  * charged). SQLite's commit is a call in this process: when it fails, nothing was committed, so there is no
- * wait.
+ * wait — unless the write thread stopped while running it (WriteThreadLost, in doubt like a lost connection).
  */
 const WITHHELD_WAIT_MS = 15_000;
 
@@ -212,11 +212,15 @@ export class SettlementLedger {
       reject(error);
       const refunded: NewLogRow[] = [];
       const now = Date.now();
+      // SQLite's write thread stopped while it ran the commit: it may have gone through, as over a network.
+      const waitMs = (error as { isInDoubt?: boolean } | null)?.isInDoubt
+        ? WITHHELD_WAIT_MS
+        : this.withheldWaitMs;
       const retried = batch.map((settlement) => {
         const waiter = settlement.waiter;
         if (!waiter) return settlement;
         if (waiter.failedAt === 0) waiter.failedAt = now;
-        if (!this.isClosed && now - waiter.failedAt < this.withheldWaitMs) return settlement;
+        if (!this.isClosed && now - waiter.failedAt < waitMs) return settlement;
         waiter.reject(error);
         return refundWithheld(settlement, refunded);
       });
@@ -278,13 +282,16 @@ export class SettlementLedger {
         'settlements found committed by an earlier try the database reported failed; not charged again',
       );
     }
-    const { charged, userQuotas } = await this.applyAndDelete(
+    const { charged, userBalances } = await this.applyAndDelete(
       redo.filter((_, index) => !settledAlready[index]),
       failures,
     );
     // One charge per settlement of the batch; 0 for those settled already (counted by their first commit).
     let next = 0;
-    return { charged: settledAlready.map((isSettled) => (isSettled ? 0 : charged[next++])), userQuotas };
+    return {
+      charged: settledAlready.map((isSettled) => (isSettled ? 0 : charged[next++])),
+      userBalances,
+    };
   }
 
   private applyAndDelete(batch: Settlement[], failures: NewLogRow[]): Promise<AppliedBatch> {
@@ -299,7 +306,7 @@ export class SettlementLedger {
    * Users whose balance went from above QuotaRemindThreshold to at or below it with this batch: from the
    * balances the batch's UPDATE answered, else (MySQL, a balance that could not cover the batch) read now.
    */
-  private async findCrossings(batch: Settlement[], { charged, userQuotas }: AppliedBatch): Promise<void> {
+  private async findCrossings(batch: Settlement[], { charged, userBalances }: AppliedBatch): Promise<void> {
     const threshold = this.quotaRemindThreshold();
     if (threshold <= 0) return;
     const spentByUser = new Map<number, number>();
@@ -308,8 +315,9 @@ export class SettlementLedger {
       spentByUser.set(userId, (spentByUser.get(userId) ?? 0) + charged[index]);
     });
     const spenders = [...spentByUser].filter(([, spent]) => spent > 0).map(([userId]) => userId);
-    const unread = spenders.filter((userId) => !userQuotas.has(userId));
-    const quotas = new Map(userQuotas);
+    const unread = spenders.filter((userId) => !userBalances.has(userId));
+    const quotas = new Map<number, number>();
+    for (const [userId, row] of userBalances) quotas.set(userId, Number(row.quota));
     const addresses = new Map<number, UserForReminder>();
     // Mostly one spender per batch: its statement compiled once; several: one query for them all.
     const users =

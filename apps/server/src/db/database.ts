@@ -19,25 +19,29 @@ import Sqlite from 'libsql';
 import type { Config } from '../config/config';
 import { BEGIN_IMMEDIATE, rememberSqliteConnection } from './direct-statements';
 import type { Database } from './schema';
-import { WalCheckpointer } from './wal-checkpointer';
+import { SqliteWriteThread } from './sqlite-write-thread';
 
 export type Db = Kysely<Database>;
 
-async function createSqliteDialect(
-  sqlitePath: string,
-): Promise<{ dialect: Dialect; connection: SqliteDatabase; isInTransaction: () => boolean }> {
+async function createSqliteDialect(sqlitePath: string): Promise<{
+  dialect: Dialect;
+  connection: SqliteDatabase;
+  isInTransaction: () => boolean;
+  writeThread: SqliteWriteThread | null;
+}> {
   if (sqlitePath !== ':memory:') mkdirSync(path.dirname(sqlitePath), { recursive: true });
   const database = new Sqlite(sqlitePath);
   database.exec('PRAGMA journal_mode = WAL');
   // No busy handler (it would sleep on the event loop): the driver waits for the lock itself.
   database.exec('PRAGMA busy_timeout = 0');
   database.exec('PRAGMA synchronous = NORMAL');
-  const checkpointer = sqlitePath === ':memory:' ? null : new WalCheckpointer(sqlitePath, database);
-  const connection = withStatementCache(database, checkpointer);
+  const writeThread = sqlitePath === ':memory:' ? null : new SqliteWriteThread(sqlitePath, database);
+  const connection = withStatementCache(database, writeThread);
   return {
-    dialect: new PatientSqliteDialect({ database: connection }, checkpointer),
+    dialect: new PatientSqliteDialect({ database: connection }, writeThread),
     connection,
     isInTransaction: () => database.inTransaction,
+    writeThread,
   };
 }
 
@@ -49,10 +53,11 @@ const BUSY_RETRY_MS = 1;
  * Kysely's SQLite dialect, made to wait for SQLite's write lock without putting the event loop to sleep.
  *
  * SQLite's own way, a busy handler, sleeps in the calling thread (1, 2, 5 ms …) until the lock is free; on the
- * main thread that stops every request for as long as the checkpoint thread restarts the WAL or another
- * process writes. Here the connection has no busy handler and the driver does the waiting with timers:
+ * main thread that stops every request for as long as the write thread holds the lock (a relay transaction,
+ * the WAL's restart) or another process writes. Here the connection has no busy handler and the driver does
+ * the waiting with timers:
  * - once it holds the connection (Kysely's mutex: one query or transaction at a time), it waits while the
- *   checkpoint thread restarts the WAL (WalCheckpointer.whenWritable);
+ *   write thread restarts the WAL (SqliteWriteThread.whenWritable);
  * - transactions begin IMMEDIATE, taking the write lock at once, so no statement inside one can find the lock
  *   taken (a deferred transaction could, halfway through);
  * - a statement or BEGIN that finds the lock taken (SQLITE_BUSY: it did nothing) is run again a millisecond
@@ -61,19 +66,19 @@ const BUSY_RETRY_MS = 1;
 class PatientSqliteDialect extends SqliteDialect {
   constructor(
     config: SqliteDialectConfig,
-    private readonly checkpointer: WalCheckpointer | null,
+    private readonly writeThread: SqliteWriteThread | null,
   ) {
     super(config);
   }
 
   override createDriver(): Driver {
     const driver = super.createDriver();
-    const checkpointer = this.checkpointer;
+    const writeThread = this.writeThread;
     const acquire = driver.acquireConnection.bind(driver);
     let patient: DatabaseConnection | null = null;
     driver.acquireConnection = async () => {
       const connection = await acquire();
-      const wait = checkpointer?.whenWritable() ?? null;
+      const wait = writeThread?.whenWritable() ?? null;
       if (wait !== null) await wait;
       patient ??= patientConnection(connection);
       return patient;
@@ -128,7 +133,10 @@ const STATEMENT_CACHE_LIMIT = 1000;
  * Whether a statement reads is kept with it (libsql asks the native side on every look), and a statement that
  * writes tells the checkpointer.
  */
-function withStatementCache(database: Sqlite.Database, checkpointer: WalCheckpointer | null): SqliteDatabase {
+function withStatementCache(
+  database: Sqlite.Database,
+  checkpointer: SqliteWriteThread | null,
+): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>();
   const writes = { isPending: false, tell: () => checkpointer?.written() };
   return {
@@ -158,7 +166,7 @@ interface WriteTracker {
  * A statement that changed rows tells the checkpointer, and so does the COMMIT after it (the checkpoint may
  * have run while the transaction was still open); a write with RETURNING runs as a reader and tells it when
  * it answered rows. Statements that change nothing (an UPDATE matching no row, the periodic jobs' idle rounds)
- * do not, so an idle server lets the checkpoint thread end.
+ * do not, so an idle server lets the write thread end.
  */
 function keptStatement(statement: Sqlite.Statement, sqlText: string, writes: WriteTracker): SqliteStatement {
   const isCommit = /^\s*commit\b/i.test(sqlText);
@@ -222,8 +230,8 @@ export async function createDatabase(
   if (config.databaseKind === 'mysql') {
     return new Kysely<Database>({ dialect: await createMysqlDialect(config.sqlDsn) });
   }
-  const { dialect, connection, isInTransaction } = await createSqliteDialect(config.sqlitePath);
+  const { dialect, connection, isInTransaction, writeThread } = await createSqliteDialect(config.sqlitePath);
   const db = new Kysely<Database>({ dialect });
-  rememberSqliteConnection(db, connection, isInTransaction);
+  rememberSqliteConnection(db, connection, isInTransaction, writeThread);
   return db;
 }

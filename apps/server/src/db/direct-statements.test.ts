@@ -5,7 +5,7 @@ import { CompiledQuery, sql } from 'kysely';
 import Sqlite from 'libsql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDatabase, type Db } from './database';
-import { writeTransaction } from './direct-statements';
+import { sqliteWriteThreadOf, writeTransaction } from './direct-statements';
 
 const opened: Array<{ db: Db; dir: string }> = [];
 
@@ -121,5 +121,103 @@ describe('writeTransaction on SQLite', () => {
     expect(turns).toBeGreaterThan(5);
     expect(await texts(db)).toEqual(['other', 'ours']);
     other.close();
+  });
+});
+
+/** Writes on the main connection until the database's write thread runs (it starts with the 64th write). */
+async function startWriteThread(db: Db): Promise<void> {
+  const thread = sqliteWriteThreadOf(db);
+  for (let write = 0; !thread?.hasThread && write < 200; write += 1) {
+    await sql`insert into notes (text) values ('warm-up')`.execute(db);
+  }
+  expect(thread?.hasThread).toBe(true);
+  await sql`delete from notes`.execute(db);
+}
+
+const isMainInTransaction = (file: string) => {
+  // Another connection can begin IMMEDIATE only while nobody holds the write lock.
+  const probe = new Sqlite(file);
+  try {
+    probe.exec('BEGIN IMMEDIATE');
+    probe.exec('ROLLBACK');
+    return false;
+  } catch {
+    return true;
+  } finally {
+    probe.close();
+  }
+};
+
+describe('writeTransaction on SQLite’s write thread', () => {
+  it('runs the statements in the thread: the main connection holds no transaction, read rows come with the commit', async () => {
+    const { db, file } = await openDatabase();
+    await startWriteThread(db);
+    const answered = await writeTransaction(db, async (_trx, run) => {
+      await run(insert('a'));
+      const inserted = await run(
+        CompiledQuery.raw("insert into notes (text) values ('b') returning id, text", []),
+        1,
+      );
+      // Nothing has run yet: the body only collects its statements, and the write lock is free.
+      expect(isMainInTransaction(file)).toBe(false);
+      expect(await texts(db)).toEqual([]);
+      return inserted.rows[0];
+    });
+    expect(answered).toEqual({ id: 2, text: 'b' });
+    expect(await texts(db)).toEqual(['a', 'b']);
+  });
+
+  it('runs the body again on the main connection when a count is not the one expected, keeping nothing of the first run', async () => {
+    const { db } = await openDatabase();
+    await startWriteThread(db);
+    await sql`insert into notes (text) values ('x')`.execute(db);
+    const tries: number[] = [];
+    const outcome = await writeTransaction(db, async (_trx, run) => {
+      await run(insert('first'));
+      // Expects to change one row, but none matches: the thread rolls back.
+      const changed = await run(
+        CompiledQuery.raw("update notes set text = 'y' where text = 'missing'", []),
+        1,
+      );
+      tries.push(Number(changed.numAffectedRows));
+      if (Number(changed.numAffectedRows) === 1) return 'usual course';
+      await run(insert('other course'));
+      return 'other course';
+    });
+    // First collected for the thread (answered the expected 1), then run for real (0).
+    expect(tries).toEqual([1, 0]);
+    expect(outcome).toBe('other course');
+    expect(await texts(db)).toEqual(['x', 'first', 'other course']);
+  });
+
+  it('refuses a result read without an expected count, and keeps nothing', async () => {
+    const { db } = await openDatabase();
+    await startWriteThread(db);
+    await expect(
+      writeTransaction(db, async (_trx, run) => Number((await run(insert('a'))).numAffectedRows)),
+    ).rejects.toThrow(/without an expected count/);
+    expect(await texts(db)).toEqual([]);
+  });
+
+  it('rolls back a statement that fails and rejects with SQLite’s error', async () => {
+    const { db } = await openDatabase();
+    await startWriteThread(db);
+    await expect(
+      writeTransaction(db, async (_trx, run) => {
+        await run(insert('a'));
+        await run(CompiledQuery.raw('insert into notes (id, text) values (1, null)', []));
+      }),
+    ).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_NOTNULL' });
+    expect(await texts(db)).toEqual([]);
+    await writeTransaction(db, async (_trx, run) => run(insert('after')));
+    expect(await texts(db)).toEqual(['after']);
+  });
+
+  it('keeps every transaction of many at once, in the order they were handed over', async () => {
+    const { db } = await openDatabase();
+    await startWriteThread(db);
+    const written = Array.from({ length: 300 }, (_, index) => `n${index}`);
+    await Promise.all(written.map((text) => writeTransaction(db, async (_trx, run) => run(insert(text)))));
+    expect(await texts(db)).toEqual(written);
   });
 });

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import Sqlite from 'libsql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDatabase, type Db } from './database';
-import { WalCheckpointer } from './wal-checkpointer';
+import { SqliteWriteThread, WriteThreadLost, type ScriptOutcome } from './sqlite-write-thread';
 
 const dirs: string[] = [];
 const dbs: Db[] = [];
@@ -33,7 +33,7 @@ function withCheckpointer(timing: { idleExitMs: number; trickleMs: number }) {
   const main = new Sqlite(file);
   main.exec('PRAGMA journal_mode = WAL');
   main.exec('CREATE TABLE filler (id INTEGER PRIMARY KEY, body TEXT)');
-  const checkpointer = new WalCheckpointer(file, main, () => {}, timing);
+  const checkpointer = new SqliteWriteThread(file, main, () => {}, timing);
   const write = () => {
     main.prepare('INSERT INTO filler (body) VALUES (?)').run('x'.repeat(2000));
     checkpointer.written();
@@ -59,7 +59,7 @@ async function fill(db: Db, rows: number): Promise<void> {
   }
 }
 
-describe('WAL checkpoints in a thread of their own', () => {
+describe('WAL checkpoints in the write thread', () => {
   it('leaves checkpoints off the main connection', async () => {
     const db = await openDb(tempFile());
     const { rows } = await sql<{ wal_autocheckpoint: number }>`PRAGMA wal_autocheckpoint`.execute(db);
@@ -188,10 +188,10 @@ describe('WAL checkpoints in a thread of their own', () => {
     main.exec('PRAGMA journal_mode = WAL');
     const warnings: string[] = [];
     // A path the thread cannot open: its connection fails, the thread ends with an error.
-    const checkpointer = new WalCheckpointer(
+    const checkpointer = new SqliteWriteThread(
       path.join(path.dirname(file), 'missing', 'x.db'),
       main,
-      (message) => warnings.push(message),
+      (message: string) => warnings.push(message),
     );
     expect(main.prepare('PRAGMA wal_autocheckpoint').get()).toMatchObject({ wal_autocheckpoint: 0 });
     for (let index = 0; index < 100; index += 1) checkpointer.written();
@@ -200,5 +200,113 @@ describe('WAL checkpoints in a thread of their own', () => {
     expect(main.prepare('PRAGMA wal_autocheckpoint').get()).toMatchObject({ wal_autocheckpoint: 1000 });
     checkpointer.stop();
     main.close();
+  });
+});
+
+const insertFiller = (body: string) => ['INSERT INTO filler (body) VALUES (?)', [body], 1];
+
+function fillerBodies(main: Sqlite.Database): string[] {
+  return (main.prepare('SELECT body FROM filler ORDER BY id').all() as Array<{ body: string }>).map(
+    (row) => row.body,
+  );
+}
+
+describe('transactions in the write thread', () => {
+  it('commits a script and answers the rows its reading statements returned', async () => {
+    const { main, checkpointer, write } = withCheckpointer({ idleExitMs: 30_000, trickleMs: 60_000 });
+    for (let index = 0; index < 64; index += 1) write();
+    expect(checkpointer.hasThread).toBe(true);
+    const outcome = await checkpointer.runScript([
+      ...insertFiller('a'),
+      'INSERT INTO filler (body) VALUES (?) RETURNING id, body',
+      ['b'],
+      1,
+      'SELECT count(*) AS n FROM filler',
+      [],
+      null,
+    ]);
+    expect(outcome).toEqual({ answers: [[{ id: 66, body: 'b' }], [{ n: 66 }]] });
+    checkpointer.stop();
+    main.close();
+  });
+
+  it('rolls back at the first count other than expected, or at an error, and says which', async () => {
+    const { main, checkpointer, write } = withCheckpointer({ idleExitMs: 30_000, trickleMs: 60_000 });
+    for (let index = 0; index < 64; index += 1) write();
+    const before = fillerBodies(main).length;
+    const mismatch = await checkpointer.runScript([
+      ...insertFiller('kept?'),
+      'UPDATE filler SET body = ? WHERE id = ?',
+      ['z', -1],
+      1,
+      ...insertFiller('never run'),
+    ]);
+    expect(mismatch).toEqual({ mismatch: 1 });
+    const failed = await checkpointer.runScript([
+      ...insertFiller('kept?'),
+      'INSERT INTO nowhere VALUES (1)',
+      [],
+      null,
+    ]);
+    expect(failed).toMatchObject({ error: { message: expect.stringMatching(/no such table/) } });
+    expect(fillerBodies(main).length).toBe(before);
+    expect(await checkpointer.runScript(insertFiller('after'))).toEqual({ answers: [] });
+    expect(fillerBodies(main).at(-1)).toBe('after');
+    checkpointer.stop();
+    main.close();
+  });
+
+  it('never loses or repeats a script handed over while the thread ends for want of work', async () => {
+    const { main, checkpointer, write } = withCheckpointer({ idleExitMs: 40, trickleMs: 60_000 });
+    main.exec('PRAGMA busy_timeout = 5000');
+    const sent: string[] = [];
+    let onMain = 0;
+    for (let round = 0; round < 80; round += 1) {
+      if (!checkpointer.hasThread) for (let index = 0; index < 64; index += 1) write();
+      // Around the thread's idle limit, so some scripts meet a thread about to end.
+      await sleep(30 + (round % 7) * 4);
+      const body = `s${round}`;
+      sent.push(body);
+      const outcome = await checkpointer.runScript(insertFiller(body));
+      if (outcome === null || 'notRun' in outcome) {
+        onMain += 1;
+        main.prepare('INSERT INTO filler (body) VALUES (?)').run(body);
+      } else {
+        expect(outcome).toEqual({ answers: [] });
+      }
+    }
+    const bodies = fillerBodies(main).filter((body) => body.startsWith('s'));
+    expect(bodies).toEqual(sent);
+    expect(onMain).toBeGreaterThan(0);
+    checkpointer.stop();
+    main.close();
+  });
+
+  it('says a script may have run only when the thread was stopped in the middle: the rest is exact', async () => {
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const { main, checkpointer, write } = withCheckpointer({ idleExitMs: 30_000, trickleMs: 60_000 });
+      for (let index = 0; index < 64; index += 1) write();
+      const outcomes = Array.from({ length: 200 }, (_, index) =>
+        (checkpointer.runScript(insertFiller(`t${index}`)) as Promise<ScriptOutcome>).then(
+          (outcome) => outcome,
+          (error: unknown) => error,
+        ),
+      );
+      await sleep(5 + attempt * 5);
+      // As if the thread crashed: stopped from outside, wherever it is.
+      await (checkpointer as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+      const settled = await Promise.all(outcomes);
+      const bodies = new Set(fillerBodies(main));
+      let lost = 0;
+      settled.forEach((outcome, index) => {
+        const isThere = bodies.has(`t${index}`);
+        if (outcome instanceof WriteThreadLost) lost += 1;
+        else if ('answers' in (outcome as ScriptOutcome)) expect(isThere).toBe(true);
+        else expect([outcome, isThere]).toEqual([{ notRun: true }, false]);
+      });
+      expect(lost).toBeLessThanOrEqual(1);
+      checkpointer.stop();
+      main.close();
+    }
   });
 });
