@@ -23,7 +23,8 @@ interface Waiting extends ReservationRequest {
  */
 export class ReservationBatcher {
   private queue: Waiting[] = [];
-  private isScheduled = false;
+  /** a write is scheduled or under way: the requests queued meanwhile go with the next one */
+  private isBusy = false;
 
   constructor(private readonly db: Db) {}
 
@@ -34,21 +35,28 @@ export class ReservationBatcher {
   ): Promise<ReservationShortfall | null> {
     return new Promise((resolve, reject) => {
       this.queue.push({ holder, amount, record, resolve, reject });
-      if (this.isScheduled) return;
-      this.isScheduled = true;
+      if (this.isBusy) return;
+      this.isBusy = true;
       setImmediate(() => void this.write());
     });
   }
 
+  /**
+   * Writes the queue, then what was queued meanwhile. On the main connection a write is synchronous, so
+   * nothing queues meanwhile; in SQLite's write thread it is not, and the requests of the turns that pass
+   * while one batch is in the thread go together in the next, one hand-over for all of them.
+   */
   private async write(): Promise<void> {
-    const batch = this.queue;
-    this.queue = [];
-    this.isScheduled = false;
-    try {
-      const shortfalls = await reserveQuotaBatch(this.db, batch);
-      for (let index = 0; index < batch.length; index += 1) batch[index].resolve(shortfalls[index]);
-    } catch (error) {
-      for (const waiting of batch) waiting.reject(error);
+    while (this.queue.length > 0) {
+      const batch = this.queue;
+      this.queue = [];
+      try {
+        const shortfalls = await reserveQuotaBatch(this.db, batch);
+        for (let index = 0; index < batch.length; index += 1) batch[index].resolve(shortfalls[index]);
+      } catch (error) {
+        for (const waiting of batch) waiting.reject(error);
+      }
     }
+    this.isBusy = false;
   }
 }

@@ -208,7 +208,11 @@ describe('a settlement batch of many rows', () => {
   it('on SQLite, its transactions in the write thread', async () => {
     const folder = mkdtempSync(path.join(tmpdir(), 'gatehouse-settlement-'));
     const context = await createContext(
-      loadConfig({ SQLITE_PATH: path.join(folder, 'test.db'), SESSION_SECRET: 'settlement-batch-test' }),
+      loadConfig({
+        SQLITE_PATH: path.join(folder, 'test.db'),
+        SESSION_SECRET: 'settlement-batch-test',
+        SQLITE_WRITE_THREAD: 'on',
+      }),
     );
     cleanups.push(async () => {
       await closeContext(context);

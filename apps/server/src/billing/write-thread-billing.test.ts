@@ -30,6 +30,7 @@ async function openWithThread(): Promise<Db> {
     databaseKind: 'sqlite',
     sqlDsn: '',
     sqlitePath: path.join(folder, 't.db'),
+    sqliteTransactionsInThread: true,
   });
   cleanups.push(() => db.destroy());
   await migrateToLatest(db);
@@ -55,7 +56,7 @@ describe('billing in SQLite’s write thread', () => {
     expect(await holderBalances(db, poorKey)).toEqual({ user: 900, token: 50 });
     const records = await db.selectFrom('quota_reservations').select('id').orderBy('id').execute();
     expect(records.map((row) => row.id)).toEqual(['p1', 'r1']);
-    expect(sqliteWriteThreadOf(db)?.hasThread).toBe(true);
+    expect(sqliteWriteThreadOf(db)?.takesTransactions).toBe(true);
   });
 
   it('charges a cost above the reservation and the balance down to zero, the log saying what was charged', async () => {

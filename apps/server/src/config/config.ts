@@ -27,6 +27,12 @@ export interface Config {
    * (ACCEPTORS; 1 = Node's own one): a busy loop then drains a burst of connections that many times faster
    */
   acceptors: number;
+  /**
+   * SQLite: whether the relay's write transactions run in the write thread, off the event loop
+   * (SQLITE_WRITE_THREAD: on, off, or auto = on when this process may run on more cores than there are relay
+   * processes, so the thread has a core of its own; on one core it costs more CPU than it saves)
+   */
+  sqliteTransactionsInThread: boolean;
   sessionSecret: string;
   isSessionSecretGenerated: boolean;
   isMasterNode: boolean;
@@ -238,6 +244,12 @@ function readWorkers(env: Environment, cores: number): number {
   return workers;
 }
 
+/** SQLITE_WRITE_THREAD: on, off, or auto (the default): on when the cores outnumber the relay processes. */
+function readTransactionsInThread(env: Environment, cores: number, workers: number): boolean {
+  const choice = readChoice(env, 'SQLITE_WRITE_THREAD', ['auto', 'on', 'off'] as const, 'auto');
+  return choice === 'auto' ? cores > workers : choice === 'on';
+}
+
 /** Past this many, more descriptors only add wasted accept calls per new connection. */
 const MAX_ACCEPTORS = 64;
 
@@ -262,6 +274,7 @@ export function loadConfig(env: Environment = process.env): Config {
     throw new ConfigError('REDIS_CONN_STRING must start with redis:// or rediss://');
   }
   const sessionSecret = env.SESSION_SECRET?.trim() ?? '';
+  const workers = readWorkers(env, availableParallelism());
   return {
     port,
     host: readHost(env),
@@ -270,8 +283,9 @@ export function loadConfig(env: Environment = process.env): Config {
     sqlitePath: path.resolve(env.SQLITE_PATH?.trim() || './data/gatehouse.db'),
     redisConnString,
     redisKeyPrefix: readRedisKeyPrefix(env),
-    workers: readWorkers(env, availableParallelism()),
+    workers,
     acceptors: readAcceptors(env),
+    sqliteTransactionsInThread: readTransactionsInThread(env, availableParallelism(), workers),
     sessionSecret: sessionSecret || randomBytes(32).toString('hex'),
     isSessionSecretGenerated: sessionSecret === '',
     isMasterNode: nodeType === 'master',

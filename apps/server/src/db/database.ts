@@ -23,7 +23,10 @@ import { SqliteWriteThread } from './sqlite-write-thread';
 
 export type Db = Kysely<Database>;
 
-async function createSqliteDialect(sqlitePath: string): Promise<{
+async function createSqliteDialect(
+  sqlitePath: string,
+  transactionsInThread: boolean,
+): Promise<{
   dialect: Dialect;
   connection: SqliteDatabase;
   isInTransaction: () => boolean;
@@ -35,7 +38,10 @@ async function createSqliteDialect(sqlitePath: string): Promise<{
   // No busy handler (it would sleep on the event loop): the driver waits for the lock itself.
   database.exec('PRAGMA busy_timeout = 0');
   database.exec('PRAGMA synchronous = NORMAL');
-  const writeThread = sqlitePath === ':memory:' ? null : new SqliteWriteThread(sqlitePath, database);
+  const writeThread =
+    sqlitePath === ':memory:'
+      ? null
+      : new SqliteWriteThread(sqlitePath, database, { runsTransactions: transactionsInThread });
   const connection = withStatementCache(database, writeThread);
   return {
     dialect: new PatientSqliteDialect({ database: connection }, writeThread),
@@ -221,8 +227,10 @@ async function createMysqlDialect(dsn: string): Promise<Dialect> {
   });
 }
 
+/** `sqliteTransactionsInThread` (Config) is off unless given: command-line tools and tests write little. */
 export async function createDatabase(
-  config: Pick<Config, 'databaseKind' | 'sqlDsn' | 'sqlitePath'>,
+  config: Pick<Config, 'databaseKind' | 'sqlDsn' | 'sqlitePath'> &
+    Partial<Pick<Config, 'sqliteTransactionsInThread'>>,
 ): Promise<Db> {
   if (config.databaseKind === 'postgres') {
     return new Kysely<Database>({ dialect: await createPostgresDialect(config.sqlDsn) });
@@ -230,7 +238,10 @@ export async function createDatabase(
   if (config.databaseKind === 'mysql') {
     return new Kysely<Database>({ dialect: await createMysqlDialect(config.sqlDsn) });
   }
-  const { dialect, connection, isInTransaction, writeThread } = await createSqliteDialect(config.sqlitePath);
+  const { dialect, connection, isInTransaction, writeThread } = await createSqliteDialect(
+    config.sqlitePath,
+    config.sqliteTransactionsInThread ?? false,
+  );
   const db = new Kysely<Database>({ dialect });
   rememberSqliteConnection(db, connection, isInTransaction, writeThread);
   return db;

@@ -16,10 +16,15 @@ afterEach(async () => {
   }
 });
 
-async function openDatabase(): Promise<{ db: Db; file: string }> {
+async function openDatabase(sqliteTransactionsInThread = false): Promise<{ db: Db; file: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'gatehouse-direct-'));
   const file = path.join(dir, 'test.db');
-  const db = await createDatabase({ databaseKind: 'sqlite', sqlDsn: '', sqlitePath: file });
+  const db = await createDatabase({
+    databaseKind: 'sqlite',
+    sqlDsn: '',
+    sqlitePath: file,
+    sqliteTransactionsInThread,
+  });
   opened.push({ db, dir });
   await sql`create table notes (id integer primary key, text varchar(64) not null)`.execute(db);
   return { db, file };
@@ -130,7 +135,7 @@ async function startWriteThread(db: Db): Promise<void> {
   for (let write = 0; !thread?.hasThread && write < 200; write += 1) {
     await sql`insert into notes (text) values ('warm-up')`.execute(db);
   }
-  expect(thread?.hasThread).toBe(true);
+  expect(thread?.takesTransactions).toBe(true);
   await sql`delete from notes`.execute(db);
 }
 
@@ -150,7 +155,7 @@ const isMainInTransaction = (file: string) => {
 
 describe('writeTransaction on SQLite’s write thread', () => {
   it('runs the statements in the thread: the main connection holds no transaction, read rows come with the commit', async () => {
-    const { db, file } = await openDatabase();
+    const { db, file } = await openDatabase(true);
     await startWriteThread(db);
     const answered = await writeTransaction(db, async (_trx, run) => {
       await run(insert('a'));
@@ -168,7 +173,7 @@ describe('writeTransaction on SQLite’s write thread', () => {
   });
 
   it('runs the body again on the main connection when a count is not the one expected, keeping nothing of the first run', async () => {
-    const { db } = await openDatabase();
+    const { db } = await openDatabase(true);
     await startWriteThread(db);
     await sql`insert into notes (text) values ('x')`.execute(db);
     const tries: number[] = [];
@@ -191,7 +196,7 @@ describe('writeTransaction on SQLite’s write thread', () => {
   });
 
   it('refuses a result read without an expected count, and keeps nothing', async () => {
-    const { db } = await openDatabase();
+    const { db } = await openDatabase(true);
     await startWriteThread(db);
     await expect(
       writeTransaction(db, async (_trx, run) => Number((await run(insert('a'))).numAffectedRows)),
@@ -200,7 +205,7 @@ describe('writeTransaction on SQLite’s write thread', () => {
   });
 
   it('rolls back a statement that fails and rejects with SQLite’s error', async () => {
-    const { db } = await openDatabase();
+    const { db } = await openDatabase(true);
     await startWriteThread(db);
     await expect(
       writeTransaction(db, async (_trx, run) => {
@@ -213,8 +218,21 @@ describe('writeTransaction on SQLite’s write thread', () => {
     expect(await texts(db)).toEqual(['after']);
   });
 
+  it('stays on the main connection when the database was made without transactions in the thread', async () => {
+    const { db, file } = await openDatabase(false);
+    for (let write = 0; write < 70; write += 1) await sql`insert into notes (text) values ('w')`.execute(db);
+    expect(sqliteWriteThreadOf(db)?.hasThread).toBe(true);
+    expect(sqliteWriteThreadOf(db)?.takesTransactions).toBe(false);
+    await writeTransaction(db, async (_trx, run) => {
+      const result = await run(insert('a'));
+      // Run at once on the main connection: its result is real, and the write lock is held.
+      expect(result.numAffectedRows).toBe(1n);
+      expect(isMainInTransaction(file)).toBe(true);
+    });
+  });
+
   it('keeps every transaction of many at once, in the order they were handed over', async () => {
-    const { db } = await openDatabase();
+    const { db } = await openDatabase(true);
     await startWriteThread(db);
     const written = Array.from({ length: 300 }, (_, index) => `n${index}`);
     await Promise.all(written.map((text) => writeTransaction(db, async (_trx, run) => run(insert(text)))));

@@ -100,7 +100,7 @@ export function writeTransaction<Schema, Result>(
   if (!sqlite) {
     return db.transaction().execute((trx) => body(trx, (query) => trx.executeQuery(query)));
   }
-  if (sqlite.writeThread?.hasThread) return inWriteThread(db, sqlite, sqlite.writeThread, body);
+  if (sqlite.writeThread?.takesTransactions) return inWriteThread(db, sqlite, sqlite.writeThread, body);
   return onMainConnection(db, sqlite, body);
 }
 

@@ -33,7 +33,7 @@ function withCheckpointer(timing: { idleExitMs: number; trickleMs: number }) {
   const main = new Sqlite(file);
   main.exec('PRAGMA journal_mode = WAL');
   main.exec('CREATE TABLE filler (id INTEGER PRIMARY KEY, body TEXT)');
-  const checkpointer = new SqliteWriteThread(file, main, () => {}, timing);
+  const checkpointer = new SqliteWriteThread(file, main, { warn: () => {}, timing });
   const write = () => {
     main.prepare('INSERT INTO filler (body) VALUES (?)').run('x'.repeat(2000));
     checkpointer.written();
@@ -188,11 +188,9 @@ describe('WAL checkpoints in the write thread', () => {
     main.exec('PRAGMA journal_mode = WAL');
     const warnings: string[] = [];
     // A path the thread cannot open: its connection fails, the thread ends with an error.
-    const checkpointer = new SqliteWriteThread(
-      path.join(path.dirname(file), 'missing', 'x.db'),
-      main,
-      (message: string) => warnings.push(message),
-    );
+    const checkpointer = new SqliteWriteThread(path.join(path.dirname(file), 'missing', 'x.db'), main, {
+      warn: (message) => warnings.push(message),
+    });
     expect(main.prepare('PRAGMA wal_autocheckpoint').get()).toMatchObject({ wal_autocheckpoint: 0 });
     for (let index = 0; index < 100; index += 1) checkpointer.written();
     for (let waited = 0; warnings.length === 0 && waited < 5_000; waited += 100) await sleep(100);

@@ -56,9 +56,11 @@ const BUSY_GIVE_UP_MS = 5_000;
  *
  * Transactions: the main thread posts each as a flat list of statements — SQL text, parameters, and the
  * count of rows the statement must change (a write) or answer (a read) for the transaction to hold, or null.
- * The thread begins IMMEDIATE, runs them, and commits, answering the rows of every reading statement; when a
- * count differs it rolls back and answers which statement it was (the main thread then runs the transaction
- * itself, where its code sees every result). A failure rolls back and answers the error.
+ * Every script the thread finds waiting goes into one transaction (BEGIN IMMEDIATE … COMMIT: one commit for
+ * them all, group commit), each in a savepoint of its own: a script whose count differs is rolled back to its
+ * savepoint and answered which statement it was (the main thread then runs that transaction itself, where its
+ * code sees every result); one whose statement fails is rolled back the same way and answered the error. The
+ * others are answered the rows of their reading statements once the commit is done.
  *
  * Checkpoints: CHECKPOINT_DELAY_MS after the first write since the last one (its own, or the main
  * connection's, which flags WRITTEN), in two steps. First a PASSIVE checkpoint: it copies what the readers
@@ -83,11 +85,16 @@ const database = new Database(workerData.path);
 // No busy handler: BEGIN and the restart below try again by themselves, without holding anything in between.
 database.exec('PRAGMA busy_timeout = 0');
 database.exec('PRAGMA synchronous = NORMAL');
+// A script's savepoint keeps what it would undo in memory, never in a temporary file.
+database.exec('PRAGMA temp_store = MEMORY');
 const checkpoint = database.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const restart = database.prepare('PRAGMA wal_checkpoint(RESTART)');
 const begin = database.prepare('BEGIN IMMEDIATE');
 const commit = database.prepare('COMMIT');
 const rollback = database.prepare('ROLLBACK');
+const savepoint = database.prepare('SAVEPOINT script');
+const release = database.prepare('RELEASE script');
+const rollbackTo = database.prepare('ROLLBACK TO script');
 const pause = new Int32Array(new SharedArrayBuffer(4));
 const sleep = (ms) => Atomics.wait(pause, 0, 0, ms);
 const statements = new Map();
@@ -117,9 +124,14 @@ function rollBack() {
     if (database.inTransaction) rollback.run();
   } catch {}
 }
-function transact(script) {
+function failure(error) {
+  return { error: { message: String(error && error.message), code: error && error.code } };
+}
+// One script inside the open transaction, in a savepoint of its own: one that does not hold (a count not the
+// one expected, a statement that failed) is undone to its savepoint, and the others stay.
+function runScript(script) {
+  savepoint.run();
   try {
-    beginWrite();
     const answers = [];
     for (let at = 0; at < script.length; at += 3) {
       const statement = prepared(script[at]);
@@ -133,16 +145,59 @@ function transact(script) {
       }
       const expected = script[at + 2];
       if (expected !== null && count !== expected) {
-        rollBack();
+        rollbackTo.run();
+        release.run();
         return { mismatch: at / 3 };
       }
     }
-    commit.run();
+    release.run();
     return { answers };
   } catch (error) {
-    rollBack();
-    return { error: { message: String(error && error.message), code: error && error.code } };
+    try {
+      if (database.inTransaction) {
+        rollbackTo.run();
+        release.run();
+      }
+    } catch {}
+    return failure(error);
   }
+}
+// Every script taken at once in one transaction and one commit (group commit). When SQLite ends the
+// transaction by itself after a failure (a full disk, an I/O error), the scripts before in it are undone
+// with it and fail too; the rest go on in a new one.
+function transactAll(scripts) {
+  const outcomes = new Array(scripts.length);
+  let index = 0;
+  while (index < scripts.length) {
+    try {
+      beginWrite();
+    } catch (error) {
+      for (; index < scripts.length; index += 1) outcomes[index] = failure(error);
+      break;
+    }
+    const first = index;
+    for (; index < scripts.length; index += 1) {
+      outcomes[index] = runScript(scripts[index]);
+      if (!database.inTransaction) {
+        for (let undone = first; undone < index; undone += 1) {
+          if (outcomes[undone].answers !== undefined) outcomes[undone] = outcomes[index];
+        }
+        index += 1;
+        break;
+      }
+    }
+    if (database.inTransaction) {
+      try {
+        commit.run();
+      } catch (error) {
+        rollBack();
+        for (let at = first; at < index; at += 1) {
+          if (outcomes[at].answers !== undefined) outcomes[at] = failure(error);
+        }
+      }
+    }
+  }
+  return outcomes;
 }
 function runCheckpoint() {
   try {
@@ -161,13 +216,16 @@ try {
   for (;;) {
     const signal = Atomics.load(flags, ${SIGNAL});
     if (Atomics.load(flags, ${STOP}) === 1) break;
-    let received;
-    while ((received = receiveMessageOnPort(port)) !== undefined) {
-      const outcome = transact(received.message);
-      port.postMessage(outcome);
-      Atomics.sub(flags, ${PENDING}, 1);
+    const scripts = [];
+    for (let received = receiveMessageOnPort(port); received !== undefined; received = receiveMessageOnPort(port)) {
+      scripts.push(received.message);
+    }
+    if (scripts.length > 0) {
+      const outcomes = transactAll(scripts);
+      for (const outcome of outcomes) port.postMessage(outcome);
+      Atomics.sub(flags, ${PENDING}, scripts.length);
       workedAt = performance.now();
-      if (outcome.answers !== undefined && dirtyAt === 0) dirtyAt = workedAt;
+      if (dirtyAt === 0 && outcomes.some((outcome) => outcome.answers !== undefined)) dirtyAt = workedAt;
     }
     let now = performance.now();
     if (Atomics.exchange(flags, ${WRITTEN}, 0) === 1) {
@@ -247,9 +305,12 @@ interface Sent {
  * SQLite's write thread: a worker thread with its own connection that runs the relay's write transactions and
  * the WAL checkpoints, so neither runs on the event loop.
  *
- * Transactions (runScript): the relay's ledger builds each transaction on the main thread as a script of
- * compiled statements with the counts its usual course expects (db/direct-statements.ts) and awaits the
- * thread's answer; the statements' work, the commit and its writes happen in the thread.
+ * Transactions (runScript), when `runsTransactions`: the relay's ledger builds each transaction on the main
+ * thread as a script of compiled statements with the counts its usual course expects
+ * (db/direct-statements.ts) and awaits the thread's answer; the statements' work, the commit and its writes
+ * happen in the thread. That pays only with a core for the thread: on the relay's own core the hand-over
+ * (messages, wake-ups, a second connection's statements) costs more CPU than the statements it moves
+ * (bench/README.md), so the configuration turns it on where the cores outnumber the relay processes.
  *
  * Checkpoints: with automatic checkpoints, every thousandth page a commit also copied the WAL into the database
  * file and fsynced both — 0.4 to 13 ms measured, on the relay's thread, every 30 or so requests: the p99 of a
@@ -273,12 +334,30 @@ export class SqliteWriteThread {
   private pendingWrites = 0;
   private trickleTimer: NodeJS.Timeout | null = null;
 
+  private readonly runsTransactions: boolean;
+  private readonly warn: (message: string) => void;
+  private readonly timing: { idleExitMs: number; trickleMs: number };
+
+  /**
+   * `runsTransactions`: whether runScript takes transactions (else the thread only checkpoints and the
+   * relay's transactions stay on the main connection). `timing` is for tests.
+   */
   constructor(
     private readonly path: string,
     private readonly main: MainConnection,
-    private readonly warn: (message: string) => void = (message) => console.warn(message),
-    private readonly timing = { idleExitMs: IDLE_EXIT_MS, trickleMs: TRICKLE_CHECKPOINT_MS },
+    {
+      runsTransactions = true,
+      warn = (message: string) => console.warn(message),
+      timing = { idleExitMs: IDLE_EXIT_MS, trickleMs: TRICKLE_CHECKPOINT_MS },
+    }: {
+      runsTransactions?: boolean;
+      warn?: (message: string) => void;
+      timing?: { idleExitMs: number; trickleMs: number };
+    } = {},
   ) {
+    this.runsTransactions = runsTransactions;
+    this.warn = warn;
+    this.timing = timing;
     main.exec('PRAGMA wal_autocheckpoint = 0');
     main.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   }
@@ -324,7 +403,7 @@ export class SqliteWriteThread {
    */
   runScript(script: WriteScript): Promise<ScriptOutcome> | null {
     const port = this.port;
-    if (port === null || this.isFallenBack) return null;
+    if (port === null || this.isFallenBack || !this.runsTransactions) return null;
     // Counted before it is posted: a thread that sees none pending may end, one that sees this one may not.
     if (Atomics.add(this.flags, PENDING, 1) < 0) return null;
     return new Promise((resolve, reject) => {
@@ -434,6 +513,11 @@ export class SqliteWriteThread {
   /** Is a write thread running (for tests)? */
   get hasThread(): boolean {
     return this.worker !== null;
+  }
+
+  /** Would runScript take a transaction now (a thread runs, and it runs transactions)? */
+  get takesTransactions(): boolean {
+    return this.worker !== null && this.runsTransactions && !this.isFallenBack;
   }
 
   /**
