@@ -171,8 +171,11 @@ async function ledgerOf(db: Db, provisioned: Provisioned) {
   };
 }
 
-async function crashAndRecover(database: { sqlDsn: string; sqlitePath: string }) {
-  const first = await startGatewayChild(bundle, database);
+async function crashAndRecover(
+  database: { sqlDsn: string; sqlitePath: string },
+  env: Record<string, string> = {},
+) {
+  const first = await startGatewayChild(bundle, database, env);
   cleanups.push(() => first.kill());
   const provisioned = await provision(first);
   const { complete, failures, failureMessages } = await driveLoadAndKill(first, provisioned.apiKey);
@@ -183,7 +186,7 @@ async function crashAndRecover(database: { sqlDsn: string; sqlitePath: string })
   if (failures > 0) console.info(first.output().slice(0, 2000));
   const beforeRestart = await ledgerOf(db, provisioned);
   // Started again on the same database: the master releases what the killed process held before it listens.
-  const second = await startGatewayChild(bundle, database);
+  const second = await startGatewayChild(bundle, database, env);
   cleanups.push(() => second.kill());
   const after = await ledgerOf(db, provisioned);
   await second.kill();
@@ -202,7 +205,8 @@ async function crashAndRecover(database: { sqlDsn: string; sqlitePath: string })
     userDrop: after.userDrop,
     keyDrop: after.keyDrop,
   };
-  console.info(`kill -9 on ${database.sqlDsn === '' ? 'SQLite' : database.sqlDsn.split(':')[0]}:`, summary);
+  const where = database.sqlDsn === '' ? `SQLite (${JSON.stringify(env)})` : database.sqlDsn.split(':')[0];
+  console.info(`kill -9 on ${where}:`, summary);
 
   expect(failureMessages).toEqual([]);
   expect(complete.length).toBeGreaterThan(10);
@@ -220,11 +224,18 @@ async function crashAndRecover(database: { sqlDsn: string; sqlitePath: string })
 }
 
 describe('the ledger across kill -9 of the server', () => {
-  it('on SQLite', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'gatehouse-crash-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    await crashAndRecover({ sqlDsn: '', sqlitePath: path.join(dataDir, 'gatehouse.db') });
-  }, 60_000);
+  // Its transactions on the main connection, and in the write thread (killed with the process, mid-commit
+  // or not).
+  for (const writeThread of ['off', 'on']) {
+    it(`on SQLite, SQLITE_WRITE_THREAD=${writeThread}`, async () => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'gatehouse-crash-'));
+      cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+      await crashAndRecover(
+        { sqlDsn: '', sqlitePath: path.join(dataDir, 'gatehouse.db') },
+        { SQLITE_WRITE_THREAD: writeThread },
+      );
+    }, 60_000);
+  }
 
   for (const server of externalDatabaseServers) {
     it(`on ${server.name}`, async (context) => {
