@@ -228,11 +228,13 @@ try {
       if (dirtyAt === 0 && outcomes.some((outcome) => outcome.answers !== undefined)) dirtyAt = workedAt;
     }
     let now = performance.now();
-    if (Atomics.exchange(flags, ${WRITTEN}, 0) === 1) {
+    // The flag stays up until the checkpoint: meanwhile the main connection's writes see it and wake nobody.
+    if (dirtyAt === 0 && Atomics.load(flags, ${WRITTEN}) === 1) {
       workedAt = now;
-      if (dirtyAt === 0) dirtyAt = now;
+      dirtyAt = now;
     }
     if (dirtyAt !== 0 && now - dirtyAt >= workerData.delayMs) {
+      Atomics.store(flags, ${WRITTEN}, 0);
       runCheckpoint();
       dirtyAt = 0;
       now = performance.now();
