@@ -47,6 +47,8 @@ const RESTART_WAIT_MS = 5;
 const RETRY_PAUSE_MS = 0.2;
 /** The longest the main connection waits for the thread's restart (which ends sooner, or gives up). */
 const RESTART_GATE_MS = 100;
+/** Statement texts numbered per thread; the relay has a few dozen (precompiled shapes and sizes). */
+const STATEMENT_NUMBERS = 4096;
 /** How long a transaction of the thread tries to begin while another connection (process) writes. */
 const BUSY_GIVE_UP_MS = 5_000;
 
@@ -97,13 +99,23 @@ const release = database.prepare('RELEASE script');
 const rollbackTo = database.prepare('ROLLBACK TO script');
 const pause = new Int32Array(new SharedArrayBuffer(4));
 const sleep = (ms) => Atomics.wait(pause, 0, 0, ms);
+// Statements by the number the main thread gave their text, in the order the texts came; past the limit of
+// numbers, texts come whole every time and are looked up here.
+const numbered = [];
 const statements = new Map();
-function prepared(text) {
-  let statement = statements.get(text);
+function prepared(entry) {
+  if (typeof entry === 'number') return numbered[entry];
+  if (numbered.length < ${STATEMENT_NUMBERS}) {
+    // The slot is taken even when the text does not prepare: the numbers stay the main thread's.
+    const at = numbered.push(null) - 1;
+    numbered[at] = database.prepare(entry);
+    return numbered[at];
+  }
+  let statement = statements.get(entry);
   if (statement === undefined) {
     if (statements.size >= 1000) statements.clear();
-    statement = database.prepare(text);
-    statements.set(text, statement);
+    statement = database.prepare(entry);
+    statements.set(entry, statement);
   }
   return statement;
 }
@@ -222,7 +234,8 @@ try {
     }
     if (scripts.length > 0) {
       const outcomes = transactAll(scripts);
-      for (const outcome of outcomes) port.postMessage(outcome);
+      // One message for all of them: one wake-up of the main thread.
+      port.postMessage(outcomes);
       Atomics.sub(flags, ${PENDING}, scripts.length);
       workedAt = performance.now();
       if (dirtyAt === 0 && outcomes.some((outcome) => outcome.answers !== undefined)) dirtyAt = workedAt;
@@ -279,6 +292,7 @@ interface MainConnection {
 /**
  * A transaction for the thread: statement after statement, its SQL text, its parameters, and the count of
  * rows it must change (a write) or answer (a read) for the transaction to go on, or null when any will do.
+ * runScript replaces the texts the thread has had by their numbers.
  */
 export type WriteScript = unknown[];
 
@@ -330,6 +344,8 @@ export class SqliteWriteThread {
   private flags = new Int32Array(new SharedArrayBuffer(FLAG_BYTES));
   /** scripts posted to the running thread, in order: it answers them in that order */
   private sent: Sent[] = [];
+  /** the running thread's numbers for the statement texts it has had (it numbers them in the same order) */
+  private numbers = new Map<string, number>();
   private isStopped = false;
   private isFallenBack = false;
   /** writes since the last checkpoint while no thread runs */
@@ -408,6 +424,14 @@ export class SqliteWriteThread {
     if (port === null || this.isFallenBack || !this.runsTransactions) return null;
     // Counted before it is posted: a thread that sees none pending may end, one that sees this one may not.
     if (Atomics.add(this.flags, PENDING, 1) < 0) return null;
+    // A text the thread has had goes as its number: no copy of it to make, read and look up.
+    const numbers = this.numbers;
+    for (let at = 0; at < script.length; at += 3) {
+      const text = script[at] as string;
+      const number = numbers.get(text);
+      if (number !== undefined) script[at] = number;
+      else if (numbers.size < STATEMENT_NUMBERS) numbers.set(text, numbers.size);
+    }
     return new Promise((resolve, reject) => {
       this.sent.push({ resolve, reject });
       port.postMessage(script);
@@ -455,11 +479,14 @@ export class SqliteWriteThread {
     this.flags = flags;
     this.worker = worker;
     this.port = port1;
+    this.numbers = new Map();
     const sent: Sent[] = [];
     this.sent = sent;
     worker.unref();
     port1.unref();
-    port1.on('message', (outcome: ScriptOutcome) => sent.shift()?.resolve(outcome));
+    port1.on('message', (outcomes: ScriptOutcome[]) => {
+      for (const outcome of outcomes) sent.shift()?.resolve(outcome);
+    });
     worker.on('message', (message: string) => this.fallBack(`a checkpoint in its thread ${message}`));
     worker.on('error', (error) => this.fallBack(`the write thread failed (${error.message})`));
     worker.on('exit', () => {
@@ -471,7 +498,7 @@ export class SqliteWriteThread {
         answer !== undefined;
         answer = receiveMessageOnPort(port1)
       ) {
-        sent.shift()?.resolve(answer.message as ScriptOutcome);
+        for (const outcome of answer.message as ScriptOutcome[]) sent.shift()?.resolve(outcome);
       }
       if (Atomics.load(flags, CLOSED) !== 1 && sent.length > 0) {
         sent
