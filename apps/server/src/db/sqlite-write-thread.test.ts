@@ -254,6 +254,35 @@ describe('transactions in the write thread', () => {
     main.close();
   });
 
+  it('knows every statement of a script stopped halfway, for the scripts after it', async () => {
+    const { main, checkpointer, write } = withCheckpointer({ idleExitMs: 30_000, trickleMs: 60_000 });
+    for (let index = 0; index < 64; index += 1) write();
+    const stopped = await checkpointer.runScript([
+      ...insertFiller('a'),
+      'UPDATE filler SET body = ? WHERE id = ?',
+      ['z', -1],
+      1,
+      // Never reached: the thread must still keep its text under the number the main thread gave it.
+      'DELETE FROM filler WHERE body = ?',
+      ['never'],
+      null,
+    ]);
+    expect(stopped).toEqual({ mismatch: 1 });
+    const next = await checkpointer.runScript([
+      'DELETE FROM filler WHERE body = ?',
+      ['b'],
+      0,
+      'UPDATE filler SET body = ? WHERE id = ?',
+      ['y', -1],
+      0,
+      ...insertFiller('c'),
+    ]);
+    expect(next).toEqual({ answers: [] });
+    expect(fillerBodies(main).at(-1)).toBe('c');
+    checkpointer.stop();
+    main.close();
+  });
+
   it('never loses or repeats a script handed over while the thread ends for want of work', async () => {
     const { main, checkpointer, write } = withCheckpointer({ idleExitMs: 40, trickleMs: 60_000 });
     main.exec('PRAGMA busy_timeout = 5000');

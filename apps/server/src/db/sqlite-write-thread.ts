@@ -99,25 +99,46 @@ const release = database.prepare('RELEASE script');
 const rollbackTo = database.prepare('ROLLBACK TO script');
 const pause = new Int32Array(new SharedArrayBuffer(4));
 const sleep = (ms) => Atomics.wait(pause, 0, 0, ms);
-// Statements by the number the main thread gave their text, in the order the texts came; past the limit of
-// numbers, texts come whole every time and are looked up here.
+// Statements by the number the main thread gave their text; past the limit of numbers, texts come whole every
+// time and are looked up here.
 const numbered = [];
 const statements = new Map();
-function prepared(entry) {
-  if (typeof entry === 'number') return numbered[entry];
-  if (numbered.length < ${STATEMENT_NUMBERS}) {
-    // The slot is taken even when the text does not prepare: the numbers stay the main thread's.
-    const at = numbered.push(null) - 1;
-    numbered[at] = database.prepare(entry);
-    return numbered[at];
-  }
-  let statement = statements.get(entry);
+function byText(text) {
+  let statement = statements.get(text);
   if (statement === undefined) {
     if (statements.size >= 1000) statements.clear();
-    statement = database.prepare(entry);
-    statements.set(entry, statement);
+    statement = database.prepare(text);
+    statements.set(text, statement);
   }
   return statement;
+}
+// The statements of a script as soon as it arrives, every one (a script stopped halfway must still leave the
+// numbers of its texts known): a number, a text with the number to keep it under, or a text. One that does not
+// prepare is kept as its error, thrown when the script reaches it.
+function resolveStatements(script) {
+  for (let at = 0; at < script.length; at += 3) {
+    const entry = script[at];
+    let statement;
+    try {
+      if (typeof entry === 'number') {
+        statement = numbered[entry];
+        if (statement === undefined) throw new Error('statement ' + entry + ' unknown to the write thread');
+      } else if (Array.isArray(entry)) {
+        try {
+          statement = database.prepare(entry[1]);
+        } catch (error) {
+          statement = error instanceof Error ? error : new Error(String(error));
+        }
+        numbered[entry[0]] = statement;
+      } else {
+        statement = byText(entry);
+      }
+    } catch (error) {
+      statement = error instanceof Error ? error : new Error(String(error));
+    }
+    script[at] = statement;
+  }
+  return script;
 }
 function beginWrite() {
   const giveUpAt = performance.now() + ${BUSY_GIVE_UP_MS};
@@ -146,7 +167,8 @@ function runScript(script) {
   try {
     const answers = [];
     for (let at = 0; at < script.length; at += 3) {
-      const statement = prepared(script[at]);
+      const statement = script[at];
+      if (statement instanceof Error) throw statement;
       let count;
       if (statement.reader) {
         const rows = statement.all(script[at + 1]);
@@ -230,7 +252,7 @@ try {
     if (Atomics.load(flags, ${STOP}) === 1) break;
     const scripts = [];
     for (let received = receiveMessageOnPort(port); received !== undefined; received = receiveMessageOnPort(port)) {
-      scripts.push(received.message);
+      scripts.push(resolveStatements(received.message));
     }
     if (scripts.length > 0) {
       const outcomes = transactAll(scripts);
@@ -424,13 +446,18 @@ export class SqliteWriteThread {
     if (port === null || this.isFallenBack || !this.runsTransactions) return null;
     // Counted before it is posted: a thread that sees none pending may end, one that sees this one may not.
     if (Atomics.add(this.flags, PENDING, 1) < 0) return null;
-    // A text the thread has had goes as its number: no copy of it to make, read and look up.
+    // A text the thread has had goes as its number: no copy of it to make, read and look up. A new one goes
+    // with the number it is to be kept under from now on.
     const numbers = this.numbers;
     for (let at = 0; at < script.length; at += 3) {
       const text = script[at] as string;
       const number = numbers.get(text);
-      if (number !== undefined) script[at] = number;
-      else if (numbers.size < STATEMENT_NUMBERS) numbers.set(text, numbers.size);
+      if (number !== undefined) {
+        script[at] = number;
+      } else if (numbers.size < STATEMENT_NUMBERS) {
+        script[at] = [numbers.size, text];
+        numbers.set(text, numbers.size);
+      }
     }
     return new Promise((resolve, reject) => {
       this.sent.push({ resolve, reject });
