@@ -262,7 +262,7 @@ describe('transactions in the write thread', () => {
       'UPDATE filler SET body = ? WHERE id = ?',
       ['z', -1],
       1,
-      // Never reached: the thread must still keep its text under the number the main thread gave it.
+      // Never reached: the scripts after this one use it all the same.
       'DELETE FROM filler WHERE body = ?',
       ['never'],
       null,

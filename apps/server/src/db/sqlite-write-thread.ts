@@ -47,8 +47,6 @@ const RESTART_WAIT_MS = 5;
 const RETRY_PAUSE_MS = 0.2;
 /** The longest the main connection waits for the thread's restart (which ends sooner, or gives up). */
 const RESTART_GATE_MS = 100;
-/** Statement texts numbered per thread; the relay has a few dozen (precompiled shapes and sizes). */
-const STATEMENT_NUMBERS = 4096;
 /** How long a transaction of the thread tries to begin while another connection (process) writes. */
 const BUSY_GIVE_UP_MS = 5_000;
 
@@ -99,42 +97,22 @@ const release = database.prepare('RELEASE script');
 const rollbackTo = database.prepare('ROLLBACK TO script');
 const pause = new Int32Array(new SharedArrayBuffer(4));
 const sleep = (ms) => Atomics.wait(pause, 0, 0, ms);
-// Statements by the number the main thread gave their text; past the limit of numbers, texts come whole every
-// time and are looked up here.
-const numbered = [];
+// Statements by their text, prepared once.
 const statements = new Map();
-function byText(text) {
-  let statement = statements.get(text);
-  if (statement === undefined) {
-    if (statements.size >= 1000) statements.clear();
-    statement = database.prepare(text);
-    statements.set(text, statement);
-  }
-  return statement;
-}
-// The statements of a script as soon as it arrives, every one (a script stopped halfway must still leave the
-// numbers of its texts known): a number, a text with the number to keep it under, or a text. One that does not
-// prepare is kept as its error, thrown when the script reaches it.
+// The statements of a script, looked up as it arrives; one that does not prepare is kept as its error, thrown
+// when the script reaches it.
 function resolveStatements(script) {
   for (let at = 0; at < script.length; at += 3) {
-    const entry = script[at];
-    let statement;
-    try {
-      if (typeof entry === 'number') {
-        statement = numbered[entry];
-        if (statement === undefined) throw new Error('statement ' + entry + ' unknown to the write thread');
-      } else if (Array.isArray(entry)) {
-        try {
-          statement = database.prepare(entry[1]);
-        } catch (error) {
-          statement = error instanceof Error ? error : new Error(String(error));
-        }
-        numbered[entry[0]] = statement;
-      } else {
-        statement = byText(entry);
+    const text = script[at];
+    let statement = statements.get(text);
+    if (statement === undefined) {
+      try {
+        statement = database.prepare(text);
+        if (statements.size >= 1000) statements.clear();
+        statements.set(text, statement);
+      } catch (error) {
+        statement = error instanceof Error ? error : new Error(String(error));
       }
-    } catch (error) {
-      statement = error instanceof Error ? error : new Error(String(error));
     }
     script[at] = statement;
   }
@@ -314,7 +292,6 @@ interface MainConnection {
 /**
  * A transaction for the thread: statement after statement, its SQL text, its parameters, and the count of
  * rows it must change (a write) or answer (a read) for the transaction to go on, or null when any will do.
- * runScript replaces the texts the thread has had by their numbers.
  */
 export type WriteScript = unknown[];
 
@@ -366,8 +343,6 @@ export class SqliteWriteThread {
   private flags = new Int32Array(new SharedArrayBuffer(FLAG_BYTES));
   /** scripts posted to the running thread, in order: it answers them in that order */
   private sent: Sent[] = [];
-  /** the running thread's numbers for the statement texts it has had (it numbers them in the same order) */
-  private numbers = new Map<string, number>();
   private isStopped = false;
   private isFallenBack = false;
   /** writes since the last checkpoint while no thread runs */
@@ -446,19 +421,6 @@ export class SqliteWriteThread {
     if (port === null || this.isFallenBack || !this.runsTransactions) return null;
     // Counted before it is posted: a thread that sees none pending may end, one that sees this one may not.
     if (Atomics.add(this.flags, PENDING, 1) < 0) return null;
-    // A text the thread has had goes as its number: no copy of it to make, read and look up. A new one goes
-    // with the number it is to be kept under from now on.
-    const numbers = this.numbers;
-    for (let at = 0; at < script.length; at += 3) {
-      const text = script[at] as string;
-      const number = numbers.get(text);
-      if (number !== undefined) {
-        script[at] = number;
-      } else if (numbers.size < STATEMENT_NUMBERS) {
-        script[at] = [numbers.size, text];
-        numbers.set(text, numbers.size);
-      }
-    }
     return new Promise((resolve, reject) => {
       this.sent.push({ resolve, reject });
       port.postMessage(script);
@@ -506,7 +468,6 @@ export class SqliteWriteThread {
     this.flags = flags;
     this.worker = worker;
     this.port = port1;
-    this.numbers = new Map();
     const sent: Sent[] = [];
     this.sent = sent;
     worker.unref();
