@@ -254,6 +254,33 @@ describe('transactions in the write thread', () => {
     main.close();
   });
 
+  it('keeps the other scripts of a group when one stops, and undoes that one whole', async () => {
+    const { main, checkpointer, write } = withCheckpointer({ idleExitMs: 30_000, trickleMs: 60_000 });
+    for (let index = 0; index < 64; index += 1) write();
+    for (let round = 0; round < 20; round += 1) {
+      // Handed over in one go: the thread mostly takes them in one transaction.
+      const outcomes = await Promise.all([
+        checkpointer.runScript(insertFiller(`a${round}`)),
+        checkpointer.runScript([
+          ...insertFiller(`b${round}`),
+          'UPDATE filler SET body = ? WHERE id = ?',
+          ['z', -1],
+          1,
+        ]),
+        checkpointer.runScript([...insertFiller(`c${round}`), 'INSERT INTO nowhere VALUES (1)', [], null]),
+        checkpointer.runScript(insertFiller(`d${round}`)),
+      ]);
+      expect(outcomes[0]).toEqual({ answers: [] });
+      expect(outcomes[1]).toEqual({ mismatch: 1 });
+      expect(outcomes[2]).toMatchObject({ error: { message: expect.stringMatching(/no such table/) } });
+      expect(outcomes[3]).toEqual({ answers: [] });
+    }
+    const bodies = fillerBodies(main).filter((body) => /^[abcd]\d/.test(body));
+    expect(bodies).toEqual(Array.from({ length: 20 }, (_, round) => [`a${round}`, `d${round}`]).flat());
+    checkpointer.stop();
+    main.close();
+  });
+
   it('knows every statement of a script stopped halfway, for the scripts after it', async () => {
     const { main, checkpointer, write } = withCheckpointer({ idleExitMs: 30_000, trickleMs: 60_000 });
     for (let index = 0; index < 64; index += 1) write();

@@ -57,10 +57,10 @@ const BUSY_GIVE_UP_MS = 5_000;
  * Transactions: the main thread posts each as a flat list of statements — SQL text, parameters, and the
  * count of rows the statement must change (a write) or answer (a read) for the transaction to hold, or null.
  * Every script the thread finds waiting goes into one transaction (BEGIN IMMEDIATE … COMMIT: one commit for
- * them all, group commit), each in a savepoint of its own: a script whose count differs is rolled back to its
- * savepoint and answered which statement it was (the main thread then runs that transaction itself, where its
- * code sees every result); one whose statement fails is rolled back the same way and answered the error. The
- * others are answered the rows of their reading statements once the commit is done.
+ * them all, group commit). A script whose count differs stops the transaction: it is rolled back whole, the
+ * script is answered which statement it was (the main thread then runs that transaction itself, where its code
+ * sees every result), and the others run again without it; one whose statement fails is answered the error
+ * the same way. The others are answered the rows of their reading statements once the commit is done.
  *
  * Checkpoints: CHECKPOINT_DELAY_MS after the first write since the last one (its own, or the main
  * connection's, which flags WRITTEN), in two steps. First a PASSIVE checkpoint: it copies what the readers
@@ -85,16 +85,11 @@ const database = new Database(workerData.path);
 // No busy handler: BEGIN and the restart below try again by themselves, without holding anything in between.
 database.exec('PRAGMA busy_timeout = 0');
 database.exec('PRAGMA synchronous = NORMAL');
-// A script's savepoint keeps what it would undo in memory, never in a temporary file.
-database.exec('PRAGMA temp_store = MEMORY');
 const checkpoint = database.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const restart = database.prepare('PRAGMA wal_checkpoint(RESTART)');
 const begin = database.prepare('BEGIN IMMEDIATE');
 const commit = database.prepare('COMMIT');
 const rollback = database.prepare('ROLLBACK');
-const savepoint = database.prepare('SAVEPOINT script');
-const release = database.prepare('RELEASE script');
-const rollbackTo = database.prepare('ROLLBACK TO script');
 const pause = new Int32Array(new SharedArrayBuffer(4));
 const sleep = (ms) => Atomics.wait(pause, 0, 0, ms);
 // Statements by their text, prepared once.
@@ -138,10 +133,9 @@ function rollBack() {
 function failure(error) {
   return { error: { message: String(error && error.message), code: error && error.code } };
 }
-// One script inside the open transaction, in a savepoint of its own: one that does not hold (a count not the
-// one expected, a statement that failed) is undone to its savepoint, and the others stay.
-function runScript(script) {
-  savepoint.run();
+// One script inside the open transaction: its answers, or where it stopped (a count not the one expected, a
+// statement that failed). A script that stops leaves its writes so far in the transaction.
+function runStatements(script) {
   try {
     const answers = [];
     for (let at = 0; at < script.length; at += 3) {
@@ -156,58 +150,43 @@ function runScript(script) {
         count = Number(statement.run(script[at + 1]).changes);
       }
       const expected = script[at + 2];
-      if (expected !== null && count !== expected) {
-        rollbackTo.run();
-        release.run();
-        return { mismatch: at / 3 };
-      }
+      if (expected !== null && count !== expected) return { mismatch: at / 3 };
     }
-    release.run();
     return { answers };
   } catch (error) {
-    try {
-      if (database.inTransaction) {
-        rollbackTo.run();
-        release.run();
-      }
-    } catch {}
     return failure(error);
   }
 }
-// Every script taken at once in one transaction and one commit (group commit). When SQLite ends the
-// transaction by itself after a failure (a full disk, an I/O error), the scripts before in it are undone
-// with it and fail too; the rest go on in a new one.
+// Every script taken at once in one transaction and one commit (group commit). When one stops, the whole
+// transaction is rolled back, that one answered, and the others run again without it in a new one: a
+// savepoint per script would keep the others, but costs each of them more than the rare redo does.
 function transactAll(scripts) {
   const outcomes = new Array(scripts.length);
-  let index = 0;
-  while (index < scripts.length) {
+  let left = scripts.map((_, index) => index);
+  while (left.length > 0) {
     try {
       beginWrite();
     } catch (error) {
-      for (; index < scripts.length; index += 1) outcomes[index] = failure(error);
+      for (const index of left) outcomes[index] = failure(error);
       break;
     }
-    const first = index;
-    for (; index < scripts.length; index += 1) {
-      outcomes[index] = runScript(scripts[index]);
-      if (!database.inTransaction) {
-        for (let undone = first; undone < index; undone += 1) {
-          if (outcomes[undone].answers !== undefined) outcomes[undone] = outcomes[index];
-        }
-        index += 1;
-        break;
-      }
+    let stopped = -1;
+    for (let at = 0; at < left.length && stopped < 0; at += 1) {
+      const outcome = runStatements(scripts[left[at]]);
+      outcomes[left[at]] = outcome;
+      if (outcome.answers === undefined) stopped = at;
     }
-    if (database.inTransaction) {
+    if (stopped < 0) {
       try {
         commit.run();
       } catch (error) {
         rollBack();
-        for (let at = first; at < index; at += 1) {
-          if (outcomes[at].answers !== undefined) outcomes[at] = failure(error);
-        }
+        for (const index of left) outcomes[index] = failure(error);
       }
+      break;
     }
+    rollBack();
+    left.splice(stopped, 1);
   }
   return outcomes;
 }
