@@ -82,6 +82,9 @@ function machineNote(before: string, after: string): string {
       `target and mode, then ${cellWarmupSeconds} s at the cell's concurrency before each target's cell`,
     `- \`uptime\` before: ${before}`,
     `- \`uptime\` after: ${after}`,
+    ...(process.env.BENCH_SQLITE_WRITE_THREAD
+      ? [`- Gatehouse with SQLITE_WRITE_THREAD=${process.env.BENCH_SQLITE_WRITE_THREAD}`]
+      : []),
   ].join('\n');
 }
 
