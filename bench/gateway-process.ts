@@ -109,8 +109,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       NODE_ENV: 'production',
       // The server's default level (info logs every request): what an operator runs unless told otherwise.
       LOG_LEVEL: process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info',
-      // The server's default (auto: off on the one core each proxy is pinned to) unless told.
-      SQLITE_WRITE_THREAD: process.env.BENCH_SQLITE_WRITE_THREAD ?? 'auto',
+      // The server's default (off) unless told.
+      SQLITE_WRITE_THREAD: process.env.BENCH_SQLITE_WRITE_THREAD ?? 'off',
     },
     output: logFd,
   });

@@ -22,15 +22,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ WORKERS: 'auto' }).workers).toBe(availableParallelism());
   });
 
-  it('runs SQLite’s write transactions in a thread when asked, or by default when a core is left for it', () => {
-    const cores = availableParallelism();
-    expect(loadConfig({}).sqliteTransactionsInThread).toBe(cores > 1);
-    expect(loadConfig({ WORKERS: 'auto' }).sqliteTransactionsInThread).toBe(false);
+  it('runs SQLite’s write transactions in a thread only when asked', () => {
+    expect(loadConfig({}).sqliteTransactionsInThread).toBe(false);
     expect(loadConfig({ SQLITE_WRITE_THREAD: 'On' }).sqliteTransactionsInThread).toBe(true);
     expect(loadConfig({ SQLITE_WRITE_THREAD: 'off' }).sqliteTransactionsInThread).toBe(false);
-    expect(
-      loadConfig({ SQLITE_WRITE_THREAD: 'auto', WORKERS: String(cores) }).sqliteTransactionsInThread,
-    ).toBe(false);
   });
 
   it('accepts on eight descriptors of the listening socket unless ACCEPTORS says otherwise', () => {
@@ -57,7 +52,7 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'my-proxy.example' }, 'TRUST_PROXY'],
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL'],
     [{ LOG_FORMAT: 'text' }, 'LOG_FORMAT'],
-    [{ SQLITE_WRITE_THREAD: 'yes' }, 'SQLITE_WRITE_THREAD'],
+    [{ SQLITE_WRITE_THREAD: 'auto' }, 'SQLITE_WRITE_THREAD'],
     [{ HOST: '127.0.0.1:3000' }, 'HOST'],
     [{ HOST: 'http://127.0.0.1' }, 'HOST'],
     [{ HOST: '127.0.0.256' }, 'HOST'],

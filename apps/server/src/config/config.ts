@@ -29,8 +29,8 @@ export interface Config {
   acceptors: number;
   /**
    * SQLite: whether the relay's write transactions run in the write thread, off the event loop
-   * (SQLITE_WRITE_THREAD: on, off, or auto = on when this process may run on more cores than there are relay
-   * processes, so the thread has a core of its own; on one core it costs more CPU than it saves)
+   * (SQLITE_WRITE_THREAD: off, the default, or on). Measured, the hand-over costs more than it saves but for
+   * the event loop's delay: more CPU per request, and a lone request waits longer (bench/README.md).
    */
   sqliteTransactionsInThread: boolean;
   sessionSecret: string;
@@ -244,10 +244,9 @@ function readWorkers(env: Environment, cores: number): number {
   return workers;
 }
 
-/** SQLITE_WRITE_THREAD: on, off, or auto (the default): on when the cores outnumber the relay processes. */
-function readTransactionsInThread(env: Environment, cores: number, workers: number): boolean {
-  const choice = readChoice(env, 'SQLITE_WRITE_THREAD', ['auto', 'on', 'off'] as const, 'auto');
-  return choice === 'auto' ? cores > workers : choice === 'on';
+/** SQLITE_WRITE_THREAD: off (the default) or on. */
+function readTransactionsInThread(env: Environment): boolean {
+  return readChoice(env, 'SQLITE_WRITE_THREAD', ['off', 'on'] as const, 'off') === 'on';
 }
 
 /** Past this many, more descriptors only add wasted accept calls per new connection. */
@@ -274,7 +273,6 @@ export function loadConfig(env: Environment = process.env): Config {
     throw new ConfigError('REDIS_CONN_STRING must start with redis:// or rediss://');
   }
   const sessionSecret = env.SESSION_SECRET?.trim() ?? '';
-  const workers = readWorkers(env, availableParallelism());
   return {
     port,
     host: readHost(env),
@@ -283,9 +281,9 @@ export function loadConfig(env: Environment = process.env): Config {
     sqlitePath: path.resolve(env.SQLITE_PATH?.trim() || './data/gatehouse.db'),
     redisConnString,
     redisKeyPrefix: readRedisKeyPrefix(env),
-    workers,
+    workers: readWorkers(env, availableParallelism()),
     acceptors: readAcceptors(env),
-    sqliteTransactionsInThread: readTransactionsInThread(env, availableParallelism(), workers),
+    sqliteTransactionsInThread: readTransactionsInThread(env),
     sessionSecret: sessionSecret || randomBytes(32).toString('hex'),
     isSessionSecretGenerated: sessionSecret === '',
     isMasterNode: nodeType === 'master',

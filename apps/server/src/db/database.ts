@@ -227,7 +227,7 @@ async function createMysqlDialect(dsn: string): Promise<Dialect> {
   });
 }
 
-/** `sqliteTransactionsInThread` (Config) is off unless given: command-line tools and tests write little. */
+/** `sqliteTransactionsInThread` (Config, SQLITE_WRITE_THREAD) is off unless given. */
 export async function createDatabase(
   config: Pick<Config, 'databaseKind' | 'sqlDsn' | 'sqlitePath'> &
     Partial<Pick<Config, 'sqliteTransactionsInThread'>>,

@@ -302,9 +302,9 @@ interface Sent {
  * Transactions (runScript), when `runsTransactions`: the relay's ledger builds each transaction on the main
  * thread as a script of compiled statements with the counts its usual course expects
  * (db/direct-statements.ts) and awaits the thread's answer; the statements' work, the commit and its writes
- * happen in the thread. That pays only with a core for the thread: on the relay's own core the hand-over
- * (messages, wake-ups, a second connection's statements) costs more CPU than the statements it moves
- * (bench/README.md), so the configuration turns it on where the cores outnumber the relay processes.
+ * happen in the thread. It is off unless SQLITE_WRITE_THREAD=on: measured, the hand-over (messages,
+ * wake-ups, a second connection's statements) costs more CPU than the statements it moves, and a lone
+ * request waits for two hand-overs; what it buys is a shorter event-loop delay under load (bench/README.md).
  *
  * Checkpoints: with automatic checkpoints, every thousandth page a commit also copied the WAL into the database
  * file and fsynced both — 0.4 to 13 ms measured, on the relay's thread, every 30 or so requests: the p99 of a
