@@ -23,8 +23,8 @@ import type { SqliteWriteThread, WriteScript } from './sqlite-write-thread';
  * any other query), begins, runs its compiled statements on the connection directly, and commits — the same
  * statements in the same order on the same connection. PostgreSQL and MySQL go through Kysely as before.
  *
- * While SQLite's write thread runs (db/sqlite-write-thread.ts: under load), a transaction does not run on the
- * event loop at all. Its body is run first with a runner that only collects the statements and answers each
+ * With SQLITE_WRITE_THREAD=on, while SQLite's write thread runs (db/sqlite-write-thread.ts: it starts with
+ * writes, ends when they stop), a transaction does not run on the event loop at all. Its body is run first with a runner that only collects the statements and answers each
  * with the count its caller expects (RunStatement's `expected`); the list goes to the thread, which runs it in
  * one transaction and checks every count. When all are as expected — the usual course: balances cover the
  * costs, records are where they were left — the thread commits and the rows the statements read are filled
