@@ -6,6 +6,7 @@ import { LogType } from '@gatehouse/shared';
 import type { Config } from '../config/config';
 import { createDatabase, type Db } from '../db/database';
 import { migrateToLatest } from '../db/migrate';
+import { WriteThreadLost } from '../db/sqlite-write-thread';
 import { externalDatabaseServers, isListening } from '../../test/support/external-databases';
 import { holderBalances, quietLedger, seedQuotaHolder } from '../../test/support/quota-holder';
 import { reserveQuota } from './quota-reservation';
@@ -15,7 +16,8 @@ import type { Settlement } from './settlement-ledger';
  * A settlement commit whose outcome is unknown: a database over the network reports a failure (the
  * connection dropped as it committed), yet the transaction went through — or it really failed. A withheld
  * answer (a JSON body) waits for the next try, which tells which, and is then delivered: charged exactly once
- * either way. On SQLite a failed commit committed nothing: the withheld answer is refunded at once.
+ * either way. On SQLite a failed commit committed nothing: the withheld answer is refunded at once — unless
+ * the write thread (SQLITE_WRITE_THREAD=on) stopped while running it, which leaves it in doubt as well.
  */
 const cleanups: Array<() => Promise<void> | void> = [];
 
@@ -23,7 +25,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-type Failure = 'after commit' | 'before commit' | null;
+type Failure = 'after commit' | 'before commit' | 'write thread lost after commit' | null;
 
 type Where = Pick<Config, 'databaseKind' | 'sqlDsn' | 'sqlitePath'>;
 
@@ -61,6 +63,9 @@ async function openDatabases(
             if (failure === 'before commit') throw lost();
             const result = await builder.execute(work);
             if (failure === 'after commit') throw lost();
+            if (failure === 'write thread lost after commit') {
+              throw new WriteThreadLost('the SQLite write thread stopped while running a transaction');
+            }
             return result;
           },
         };
@@ -143,6 +148,19 @@ describe('a settlement whose commit is in doubt', () => {
     await ledger.close();
     expect(await holderBalances(db, settlement.holder)).toEqual({ user: 1000, token: 1000 });
     expect(await loggedCharges(db, 'refused')).toEqual([{ type: LogType.error, quota: 0 }]);
+  });
+
+  it('on SQLite, when the write thread stopped while committing, waits like a network database and charges once', async () => {
+    const { db, flaky, failNext } = await openDatabases(await sqliteDatabase());
+    const settlement = await reservedSettlement(db, 'thread-lost', true);
+    const ledger = quietLedger(flaky);
+    failNext('write thread lost after commit');
+    // In doubt: the next try finds the record gone (the commit went through) and delivers the answer.
+    await expect(ledger.record(settlement)).resolves.toBeUndefined();
+    await ledger.close();
+    expect(await holderBalances(db, settlement.holder)).toEqual({ user: 970, token: 970 });
+    expect(await loggedCharges(db, 'thread-lost')).toEqual([{ type: LogType.consume, quota: 30 }]);
+    expect(await db.selectFrom('quota_reservations').select('id').execute()).toEqual([]);
   });
 
   it('tells a stream at once (its client has the answer already) and still charges it once', async () => {
