@@ -284,15 +284,15 @@ describe('images', () => {
 
 describe('token counting', () => {
   it('counts chat prompts with the per-message overhead, tools and images', async () => {
-    const counter = await createTokenCounter('gpt-4o', false);
-    const base = counter.chatPrompt({ messages: [{ role: 'user', content: 'Hello there' }] });
-    expect(base).toBe(3 + 3 + counter.text('user') + counter.text('Hello there'));
-    const withTools = counter.chatPrompt({
+    const counter = createTokenCounter('gpt-4o', false);
+    const base = await counter.chatPrompt({ messages: [{ role: 'user', content: 'Hello there' }] });
+    expect(base).toBe(3 + 3 + (await counter.text('user')) + (await counter.text('Hello there')));
+    const withTools = await counter.chatPrompt({
       messages: [{ role: 'user', content: 'Hello there' }],
       tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }],
     });
     expect(withTools).toBeGreaterThan(base + 5);
-    const withImage = counter.chatPrompt({
+    const withImage = await counter.chatPrompt({
       messages: [
         {
           role: 'user',
@@ -318,16 +318,22 @@ describe('token counting', () => {
   });
 
   it('approximates without the tokenizer when ApproximateTokenEnabled', async () => {
-    const counter = await createTokenCounter('gpt-4o', true);
-    expect(counter.text('abcdefgh')).toBe(2);
-    expect(counter.text('你好')).toBe(2);
+    const counter = createTokenCounter('gpt-4o', true);
+    expect(await counter.text('abcdefgh')).toBe(2);
+    expect(await counter.text('你好')).toBe(2);
   });
 
   it('counts embedding inputs of every shape', async () => {
-    const counter = await createTokenCounter('text-embedding-3-small', false);
-    expect(counter.input('hello world')).toBe(2);
-    expect(counter.input(['hello', 'world'])).toBe(2);
-    expect(counter.input([1, 2, 3])).toBe(3);
-    expect(counter.input([[1, 2], [3]])).toBe(3);
+    const counter = createTokenCounter('text-embedding-3-small', false);
+    expect(await counter.input('hello world')).toBe(2);
+    expect(await counter.input(['hello', 'world'])).toBe(2);
+    expect(await counter.input([1, 2, 3])).toBe(3);
+    expect(await counter.input([[1, 2], [3]])).toBe(3);
+    expect(
+      await counter.input([
+        ['hello', 'world'],
+        [1, 2],
+      ]),
+    ).toBe(4);
   });
 });

@@ -106,7 +106,7 @@ describe('estimateTokens (reservations without the tokenizer)', () => {
       ],
     };
     for (const model of ['gpt-4o', 'gpt-3.5-turbo']) {
-      const exactCount = (await createTokenCounter(model, false)).chatPrompt(body);
+      const exactCount = await createTokenCounter(model, false).chatPrompt(body);
       const estimate = createTokenEstimator(model).chatPrompt(body);
       expect(estimate).toBeGreaterThanOrEqual(exactCount);
       expect(estimate).toBeLessThanOrEqual(2 * exactCount);

@@ -1,25 +1,8 @@
 import { readDataUrlImageSize, type ImageSize } from './image-dimensions';
+import { TokenizerThread, type EncodingName } from './tokenizer-thread';
 
-type Encoder = { countTokens(text: string): number };
-type EncodingName = 'o200k' | 'cl100k';
-
-const loading = new Map<EncodingName, Promise<Encoder>>();
-
-/**
- * gpt-tokenizer's tables take tens of MB and ~0.3 s to load: each encoding only when the first request that
- * needs it arrives (a gateway serving only GPT-4o-class models never loads cl100k).
- */
-function loadEncoder(name: EncodingName): Promise<Encoder> {
-  let encoder = loading.get(name);
-  if (!encoder) {
-    encoder =
-      name === 'o200k'
-        ? import('gpt-tokenizer/encoding/o200k_base')
-        : import('gpt-tokenizer/encoding/cl100k_base');
-    loading.set(name, encoder);
-  }
-  return encoder;
-}
+/** The exact counts of every relay in this process, in one thread started by the first (tokenizer-thread.ts). */
+const tokenizer = new TokenizerThread();
 
 /** Models of the GPT-4o generation onwards use o200k_base; everything else is counted with cl100k_base. */
 function encodingOf(model: string): EncodingName {
@@ -140,75 +123,123 @@ export function countImageTokens(model: string, detail: unknown, size: ImageSize
   return base + perTile * Math.ceil(width / 512) * Math.ceil(height / 512);
 }
 
-/** Counts tokens of OpenAI-format requests and answers for one model. */
-export class TokenCounter {
-  constructor(
-    private readonly model: string,
-    private readonly count: (text: string) => number,
-  ) {}
+/** What a request or answer counts: tokens known already (images, overheads) and texts to count. */
+interface Tally {
+  tokens: number;
+  texts: string[];
+}
 
-  text(text: string): number {
-    return text === '' ? 0 : this.count(text);
-  }
+/**
+ * Walks OpenAI-format requests and answers for one model: images, per-message overheads and token ids are
+ * counted as it goes, texts are collected and counted at the end by `total` — at once for an estimate, in
+ * the tokenizer thread for an exact count.
+ */
+abstract class TokenWalker<Count> {
+  constructor(private readonly model: string) {}
 
-  private content(content: unknown): number {
-    if (typeof content === 'string') return this.text(content);
-    if (!Array.isArray(content)) return 0;
-    let tokens = 0;
-    for (const part of content) {
-      if (!isObject(part)) continue;
-      if (typeof part.text === 'string') tokens += this.text(part.text);
-      if (isObject(part.image_url)) {
-        const url = typeof part.image_url.url === 'string' ? part.image_url.url : '';
-        tokens += countImageTokens(this.model, part.image_url.detail, readDataUrlImageSize(url));
-      }
-    }
-    return tokens;
-  }
+  protected abstract total(tally: Tally): Count;
 
-  /** Tool and function definitions are sent to the model as text: their JSON is a fair measure. */
-  private json(value: unknown): number {
-    return value === undefined || value === null ? 0 : this.text(JSON.stringify(value));
+  text(text: string): Count {
+    return this.total({ tokens: 0, texts: text === '' ? [] : [text] });
   }
 
   /** A chat request: 3 tokens per message, 1 per name, 3 to prime the reply (OpenAI's cookbook). */
-  chatPrompt(body: Json): number {
-    let tokens = 3;
+  chatPrompt(body: Json): Count {
+    const tally: Tally = { tokens: 3, texts: [] };
     const messages = Array.isArray(body.messages) ? body.messages : [];
     for (const message of messages) {
       if (!isObject(message)) continue;
-      tokens += 3;
-      if (typeof message.role === 'string') tokens += this.text(message.role);
-      tokens += this.content(message.content);
-      if (typeof message.name === 'string') tokens += 1 + this.text(message.name);
-      if (typeof message.tool_call_id === 'string') tokens += this.text(message.tool_call_id);
+      tally.tokens += 3;
+      if (typeof message.role === 'string') addText(tally, message.role);
+      this.addContent(tally, message.content);
+      if (typeof message.name === 'string') {
+        tally.tokens += 1;
+        addText(tally, message.name);
+      }
+      if (typeof message.tool_call_id === 'string') addText(tally, message.tool_call_id);
       if (Array.isArray(message.tool_calls)) {
         for (const call of message.tool_calls) {
           const fn = isObject(call) ? call.function : null;
           if (!isObject(fn)) continue;
-          if (typeof fn.name === 'string') tokens += this.text(fn.name);
-          if (typeof fn.arguments === 'string') tokens += this.text(fn.arguments);
+          if (typeof fn.name === 'string') addText(tally, fn.name);
+          if (typeof fn.arguments === 'string') addText(tally, fn.arguments);
         }
       }
     }
-    tokens += this.json(body.tools) + this.json(body.functions);
-    if (isObject(body.response_format)) tokens += this.json(body.response_format.json_schema);
-    return tokens;
+    addJson(tally, body.tools);
+    addJson(tally, body.functions);
+    if (isObject(body.response_format)) addJson(tally, body.response_format.json_schema);
+    return this.total(tally);
   }
 
   /** Legacy completions, embeddings and moderations: a string, strings, token ids, or content parts. */
-  input(input: unknown): number {
-    if (typeof input === 'string') return this.text(input);
-    if (!Array.isArray(input)) return 0;
-    let tokens = 0;
+  input(input: unknown): Count {
+    const tally: Tally = { tokens: 0, texts: [] };
+    this.addInput(tally, input);
+    return this.total(tally);
+  }
+
+  private addInput(tally: Tally, input: unknown): void {
+    if (typeof input === 'string') return addText(tally, input);
+    if (!Array.isArray(input)) return;
     for (const item of input) {
-      if (typeof item === 'number') tokens += 1;
-      else if (Array.isArray(item))
-        tokens += item.every((entry) => typeof entry === 'number') ? item.length : this.input(item);
-      else if (typeof item === 'string') tokens += this.text(item);
-      else if (isObject(item)) tokens += this.content([item]);
+      if (typeof item === 'number') tally.tokens += 1;
+      else if (Array.isArray(item)) {
+        if (item.every((entry) => typeof entry === 'number')) tally.tokens += item.length;
+        else this.addInput(tally, item);
+      } else if (typeof item === 'string') addText(tally, item);
+      else if (isObject(item)) this.addContent(tally, [item]);
     }
-    return tokens;
+  }
+
+  private addContent(tally: Tally, content: unknown): void {
+    if (typeof content === 'string') return addText(tally, content);
+    if (!Array.isArray(content)) return;
+    for (const part of content) {
+      if (!isObject(part)) continue;
+      if (typeof part.text === 'string') addText(tally, part.text);
+      if (isObject(part.image_url)) {
+        const url = typeof part.image_url.url === 'string' ? part.image_url.url : '';
+        tally.tokens += countImageTokens(this.model, part.image_url.detail, readDataUrlImageSize(url));
+      }
+    }
+  }
+}
+
+function addText(tally: Tally, text: string): void {
+  if (text !== '') tally.texts.push(text);
+}
+
+/** Tool and function definitions are sent to the model as text: their JSON is a fair measure. */
+function addJson(tally: Tally, value: unknown): void {
+  if (value !== undefined && value !== null) addText(tally, JSON.stringify(value));
+}
+
+function sumOf(tally: Tally, count: (text: string) => number): number {
+  let tokens = tally.tokens;
+  for (const text of tally.texts) tokens += count(text);
+  return tokens;
+}
+
+/** Counts at once, without the tokenizer's tables: sizes reservations. */
+export class TokenEstimator extends TokenWalker<number> {
+  protected total(tally: Tally): number {
+    return sumOf(tally, estimateTokens);
+  }
+}
+
+/** Counts what settlement charges: exactly in the tokenizer thread, or the approximation. */
+export class TokenCounter extends TokenWalker<Promise<number>> {
+  constructor(
+    model: string,
+    private readonly encoding: EncodingName | null,
+  ) {
+    super(model);
+  }
+
+  protected total(tally: Tally): Promise<number> {
+    if (this.encoding === null) return Promise.resolve(sumOf(tally, approximateCount));
+    return tokenizer.count(this.encoding, tally.texts).then((counted) => tally.tokens + counted);
   }
 }
 
@@ -216,16 +247,14 @@ export class TokenCounter {
  * Sizes reservations: estimateTokens for text (images, message overheads and tools counted as exactly as
  * the tokenizer would). Loads nothing, so a gateway whose upstreams report usage never loads gpt-tokenizer.
  */
-export function createTokenEstimator(model: string): TokenCounter {
-  return new TokenCounter(model, estimateTokens);
+export function createTokenEstimator(model: string): TokenEstimator {
+  return new TokenEstimator(model);
 }
 
 /**
- * Settles requests whose upstream reported no usage: exact with gpt-tokenizer (loaded on the first such
- * request), or the approximation when ApproximateTokenEnabled.
+ * Settles requests whose upstream reported no usage: exact with gpt-tokenizer (in the tokenizer thread, which
+ * the first such count starts), or the approximation when ApproximateTokenEnabled.
  */
-export async function createTokenCounter(model: string, isApproximate: boolean): Promise<TokenCounter> {
-  if (isApproximate) return new TokenCounter(model, approximateCount);
-  const encoder = await loadEncoder(encodingOf(model));
-  return new TokenCounter(model, (text) => encoder.countTokens(text));
+export function createTokenCounter(model: string, isApproximate: boolean): TokenCounter {
+  return new TokenCounter(model, isApproximate ? null : encodingOf(model));
 }

@@ -63,8 +63,8 @@ export async function relayAudioTranscriptions(
     async bill(job, answer) {
       let usage = answer.usage;
       if (!usage) {
-        const counter = await createSettlementCounter(job);
-        usage = { promptTokens: 0, completionTokens: counter.text(answer.completionText) };
+        const counter = createSettlementCounter(job);
+        usage = { promptTokens: 0, completionTokens: await counter.text(answer.completionText) };
       }
       return {
         usage,

@@ -28,11 +28,12 @@ async function billChat(
   let usage = delivered.usage;
   const notes: string[] = protocol === 'openai-chat' ? [] : [`${protocol} client`];
   if (!usage) {
-    const counter = await createSettlementCounter(job);
-    usage = {
-      promptTokens: counter.chatPrompt(asCountable(chat)),
-      completionTokens: counter.text(delivered.completionText),
-    };
+    const counter = createSettlementCounter(job);
+    const [promptTokens, completionTokens] = await Promise.all([
+      counter.chatPrompt(asCountable(chat)),
+      counter.text(delivered.completionText),
+    ]);
+    usage = { promptTokens, completionTokens };
     notes.push('usage counted locally');
   }
   if (delivered.interruption) notes.push(`${delivered.interruption}: billed what was produced`);

@@ -68,11 +68,12 @@ export async function relayCompletions(
       let usage = delivered.usage;
       const notes: string[] = [];
       if (!usage) {
-        const counter = await createSettlementCounter(job);
-        usage = {
-          promptTokens: counter.input(body.prompt),
-          completionTokens: counter.text(delivered.completionText),
-        };
+        const counter = createSettlementCounter(job);
+        const [promptTokens, completionTokens] = await Promise.all([
+          counter.input(body.prompt),
+          counter.text(delivered.completionText),
+        ]);
+        usage = { promptTokens, completionTokens };
         notes.push('usage counted locally');
       }
       if (delivered.interruption) notes.push(`${delivered.interruption}: billed what was produced`);

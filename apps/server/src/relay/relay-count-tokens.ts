@@ -77,8 +77,8 @@ export async function relayCountTokens(
         return forwardCount(job, adapter, call, adapter.countTokens);
       }
       const isApproximate = runtime.context.options.getBoolean('ApproximateTokenEnabled');
-      const counter = await createTokenCounter(model, isApproximate);
-      const inputTokens = counter.chatPrompt(chat as unknown as Record<string, unknown>);
+      const counter = createTokenCounter(model, isApproximate);
+      const inputTokens = await counter.chatPrompt(chat as unknown as Record<string, unknown>);
       await reply
         .code(200)
         .header('content-type', 'application/json')

@@ -51,8 +51,8 @@ export async function relayEmbeddings(
   checkInput(body.input);
   let isCountedLocally = false;
   const countLocally = async (job: RelayJob): Promise<TokenUsage> => {
-    const counter = await createSettlementCounter(job);
-    return { promptTokens: counter.input(body.input), completionTokens: 0 };
+    const counter = createSettlementCounter(job);
+    return { promptTokens: await counter.input(body.input), completionTokens: 0 };
   };
   await runRelay(runtime, request, reply, {
     endpoint,

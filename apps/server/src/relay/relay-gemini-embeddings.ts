@@ -62,8 +62,8 @@ export async function relayGeminiEmbeddings(
     async bill(job, delivered) {
       let usage = delivered.usage;
       if (!usage) {
-        const counter = await createSettlementCounter(job);
-        usage = { promptTokens: counter.input(embedding.input), completionTokens: 0 };
+        const counter = createSettlementCounter(job);
+        usage = { promptTokens: await counter.input(embedding.input), completionTokens: 0 };
       }
       return {
         usage,

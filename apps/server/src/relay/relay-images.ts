@@ -90,8 +90,11 @@ export async function relayImages(
       }
       let usage = delivered.usage;
       if (!usage) {
-        const counter = await createSettlementCounter(job);
-        usage = { promptTokens: counter.text(prompt), completionTokens: (worstOutput / images) * returned };
+        const counter = createSettlementCounter(job);
+        usage = {
+          promptTokens: await counter.text(prompt),
+          completionTokens: (worstOutput / images) * returned,
+        };
       }
       return { usage, cost: computeTokenCost(job.pricing, usage), notes: [`${returned} image(s)`] };
     },
