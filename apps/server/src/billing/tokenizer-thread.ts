@@ -84,8 +84,10 @@ export class TokenizerThread {
 
   private start(): Worker {
     const resolve = createRequire(import.meta.url).resolve;
+    // Without the process's flags and preloads (an operator's --require runs on the relay's thread only).
     const worker = new Worker(THREAD_CODE, {
       eval: true,
+      execArgv: [],
       workerData: {
         paths: {
           o200k: resolve('gpt-tokenizer/encoding/o200k_base'),
