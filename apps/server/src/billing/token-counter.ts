@@ -228,18 +228,33 @@ export class TokenEstimator extends TokenWalker<number> {
   }
 }
 
-/** Counts what settlement charges: exactly in the tokenizer thread, or the approximation. */
+/** What a counter does when the tokenizer thread could not count: told the error, it charges the approximation. */
+export type CountFailed = (error: Error) => void;
+
+/**
+ * Counts what settlement charges: exactly in the tokenizer thread, or the approximation. If the thread cannot
+ * count (it failed to load its tables or stopped), the approximation is charged instead of nothing, and
+ * `onCountFailed` hears why.
+ */
 export class TokenCounter extends TokenWalker<Promise<number>> {
   constructor(
     model: string,
     private readonly encoding: EncodingName | null,
+    private readonly onCountFailed?: CountFailed,
+    private readonly thread: TokenizerThread = tokenizer,
   ) {
     super(model);
   }
 
   protected total(tally: Tally): Promise<number> {
     if (this.encoding === null) return Promise.resolve(sumOf(tally, approximateCount));
-    return tokenizer.count(this.encoding, tally.texts).then((counted) => tally.tokens + counted);
+    return this.thread.count(this.encoding, tally.texts).then(
+      (counted) => tally.tokens + counted,
+      (error: Error) => {
+        this.onCountFailed?.(error);
+        return sumOf(tally, approximateCount);
+      },
+    );
   }
 }
 
@@ -253,8 +268,12 @@ export function createTokenEstimator(model: string): TokenEstimator {
 
 /**
  * Settles requests whose upstream reported no usage: exact with gpt-tokenizer (in the tokenizer thread, which
- * the first such count starts), or the approximation when ApproximateTokenEnabled.
+ * the first such count starts), or the approximation when ApproximateTokenEnabled or the thread cannot count.
  */
-export function createTokenCounter(model: string, isApproximate: boolean): TokenCounter {
-  return new TokenCounter(model, isApproximate ? null : encodingOf(model));
+export function createTokenCounter(
+  model: string,
+  isApproximate: boolean,
+  onCountFailed?: CountFailed,
+): TokenCounter {
+  return new TokenCounter(model, isApproximate ? null : encodingOf(model), onCountFailed);
 }

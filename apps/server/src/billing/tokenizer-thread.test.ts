@@ -1,7 +1,7 @@
 import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTokenCounter } from './token-counter';
+import { createTokenCounter, TokenCounter } from './token-counter';
 import { TokenizerThread, type EncodingName } from './tokenizer-thread';
 
 const threads: TokenizerThread[] = [];
@@ -83,5 +83,26 @@ describe('the settlement counter', () => {
     );
     expect(await createTokenCounter('gpt-3.5-turbo', false).text(texts[0])).toBe(countCl100k(texts[0]));
     expect(await createTokenCounter('gpt-4o', true).text('abcdefgh')).toBe(2);
+  });
+
+  it('charges the approximation when the thread cannot count, and says why', async () => {
+    const thread = newThread();
+    const failures: Error[] = [];
+    const counter = new TokenCounter('gpt-4o', 'o200k', (error) => failures.push(error), thread);
+    const long = 'lorem ipsum dolor sit amet '.repeat(20_000);
+    const counted = counter.chatPrompt({ messages: [{ role: 'user', content: long }] });
+    await thread.close();
+    // 3 + 3 overheads, then about four ASCII characters per token of "user" and the text
+    expect(await counted).toBe(3 + 3 + 1 + Math.ceil(long.length / 4));
+    expect(failures.map((error) => error.message)).toEqual(['the tokenizer thread was closed']);
+    // A counter of an encoding the thread does not know falls back the same way.
+    const unknown = new TokenCounter(
+      'gpt-4o',
+      'p50k' as EncodingName,
+      (error) => failures.push(error),
+      thread,
+    );
+    expect(await unknown.text('abcdefgh')).toBe(2);
+    expect(failures[1].message).toMatch(/^counting tokens failed: /);
   });
 });

@@ -77,7 +77,12 @@ export async function relayCountTokens(
         return forwardCount(job, adapter, call, adapter.countTokens);
       }
       const isApproximate = runtime.context.options.getBoolean('ApproximateTokenEnabled');
-      const counter = createTokenCounter(model, isApproximate);
+      const counter = createTokenCounter(model, isApproximate, (error) =>
+        runtime.log.warn(
+          { err: error, requestId: job.requestId },
+          'the exact token count failed: approximated',
+        ),
+      );
       const inputTokens = await counter.chatPrompt(chat as unknown as Record<string, unknown>);
       await reply
         .code(200)
