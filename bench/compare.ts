@@ -1,34 +1,52 @@
-import { buildRequestTarget, type Mode } from './bench-request';
+import { buildRequestTarget, type Mode, type RequestTarget } from './bench-request';
 import { PROXY_CPU, startMock } from './bench-processes';
 import { buildComparedGateways } from './build-children';
 import { startGateway, type Gateway } from './gateway-process';
-import { runFixedRate, runFixedRateCounted } from './load';
+import { runFixedRate, runFixedRateCounted, runLoad } from './load';
 import { readCpuMicros, readPeakRssMb } from './proc-stats';
+import { summarise } from './stats';
 
 /**
  * A server tree to measure: `/path`, optionally with one option set through the API (`|Key=value`) and node
- * flags for the gateway (`#--flag --flag=value`): `/path|Key=value#--flags`.
+ * flags or environment variables for the gateway (`#--flag --flag=value NAME=value`, e.g. glibc's
+ * `MALLOC_ARENA_MAX=2`): `/path|Key=value#--flags NAME=value`.
  */
 export interface Variant {
   root: string;
   option: [string, string] | null;
   nodeFlags: string[];
+  env: Record<string, string>;
 }
+
+const ENV_SETTING = /^([A-Z_][A-Z0-9_]*)=(.*)$/;
 
 export function parseVariant(spec: string): Variant {
   const [rest, flags = ''] = spec.split('#');
   const [root, option] = rest.split('|');
   const [key, value] = option?.split('=') ?? [];
+  const words = flags.split(' ').filter(Boolean);
+  const env: Record<string, string> = {};
+  for (const word of words) {
+    const setting = ENV_SETTING.exec(word);
+    if (setting) env[setting[1]] = setting[2];
+  }
   return {
     root,
     option: key && value !== undefined ? [key, value] : null,
-    nodeFlags: flags.split(' ').filter(Boolean),
+    nodeFlags: words.filter((word) => !ENV_SETTING.test(word)),
+    env,
   };
 }
 
 /** Starts the gateway of a variant built into `entry` and sets its option. */
 export async function startVariant(variant: Variant, entry: string, upstreamUrl: string): Promise<Gateway> {
-  const gateway = await startGateway({ upstreamUrl, cpu: PROXY_CPU, entry, nodeFlags: variant.nodeFlags });
+  const gateway = await startGateway({
+    upstreamUrl,
+    cpu: PROXY_CPU,
+    entry,
+    nodeFlags: variant.nodeFlags,
+    env: variant.env,
+  });
   if (variant.option) {
     const [key, value] = variant.option;
     await gateway.management.call('PUT', '/api/option/', { key, value });
@@ -42,15 +60,27 @@ export interface CompareOptions {
   mode: Mode;
   /** requests per second sent to each gateway */
   rate: number;
+  /** instead of a fixed rate, this many connections per gateway, each sending as fast as it is answered */
+  connections: number | null;
   rounds: number;
   seconds: number;
 }
 
+async function runClosedLoop(
+  target: RequestTarget,
+  connections: number,
+  seconds: number,
+): Promise<{ completed: number; failed: number; p99Ms: number }> {
+  const load = await runLoad(target, connections, seconds);
+  return { completed: load.completed, failed: load.failed, p99Ms: summarise(load.latencies).p99 };
+}
+
 /**
  * A/B (or more) of server trees on a busy machine: the gateways run side by side on the proxy core and each
- * gets the same fixed request rate at the same time, so whatever else loads the machine hits them alike;
- * CPU per request is then comparable between them (not with other runs). Run it twice with the order
- * reversed, and once with the same tree twice to see the method's own spread.
+ * gets the same fixed request rate at the same time (or, with `connections`, the same number of connections
+ * sending back to back: the gateways then share the core, as a batching change needs), so whatever else
+ * loads the machine hits them alike; CPU per request is then comparable between them (not with other runs).
+ * Run it twice with the order reversed, and once with the same tree twice to see the method's own spread.
  */
 export async function runComparison(options: CompareOptions): Promise<string> {
   const variants = options.variants.map(parseVariant);
@@ -67,7 +97,11 @@ export async function runComparison(options: CompareOptions): Promise<string> {
     for (let round = 0; round < options.rounds; round += 1) {
       const before = gateways.map((gateway) => readCpuMicros(gateway.child.pid));
       const done = await Promise.all(
-        targets.map((target) => runFixedRateCounted(target, options.rate, options.seconds)),
+        targets.map((target) =>
+          options.connections === null
+            ? runFixedRateCounted(target, options.rate, options.seconds)
+            : runClosedLoop(target, options.connections, options.seconds),
+        ),
       );
       gateways.forEach((gateway, index) => {
         const cpu = readCpuMicros(gateway.child.pid) - before[index];

@@ -32,6 +32,8 @@ export interface GatewayOptions {
   isProfiled?: boolean;
   /** more node flags (e.g. V8 heap sizing), to compare runtime settings */
   nodeFlags?: string[];
+  /** more environment variables (e.g. glibc's MALLOC_ARENA_MAX), to compare runtime settings */
+  env?: Record<string, string>;
 }
 
 async function waitForStatus(url: string, child: BenchChild, timeoutMs: number): Promise<void> {
@@ -111,6 +113,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       LOG_LEVEL: process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info',
       // The server's default (off) unless told.
       SQLITE_WRITE_THREAD: process.env.BENCH_SQLITE_WRITE_THREAD ?? 'off',
+      ...options.env,
     },
     output: logFd,
   });

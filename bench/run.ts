@@ -29,6 +29,7 @@ const { values: args } = parseArgs({
     compare: { type: 'string' },
     mode: { type: 'string' },
     rate: { type: 'string', default: '120' },
+    'compare-connections': { type: 'string' },
     rounds: { type: 'string', default: '4' },
     'write-readme': { type: 'boolean', default: false },
     protocols: { type: 'boolean', default: false },
@@ -194,6 +195,7 @@ try {
       variants: args.compare.split(','),
       mode: args.mode === 'stream' ? 'stream' : 'json',
       rate: Number(args.rate),
+      connections: args['compare-connections'] ? Number(args['compare-connections']) : null,
       rounds: Number(args.rounds),
       seconds,
     });

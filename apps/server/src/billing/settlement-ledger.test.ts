@@ -174,3 +174,48 @@ describe('a settlement whose commit is in doubt', () => {
     expect(await loggedCharges(db, 'in-doubt-stream')).toEqual([{ type: LogType.consume, quota: 30 }]);
   });
 });
+
+describe('group commit under load', () => {
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('lets a batch wait for the requests still running while settlements come close together', async () => {
+    const { db } = await openDatabases(await sqliteDatabase());
+    let running = 2;
+    // A window far longer than the test needs, so a slow machine cannot make it close by itself.
+    const ledger = quietLedger(db, { inFlight: () => running, gatherMs: 60_000 });
+    cleanups.push(() => ledger.close());
+    const settlements = await Promise.all(
+      ['gather-1', 'gather-2', 'gather-3', 'gather-4'].map((id) => reservedSettlement(db, id, false)),
+    );
+    // The first after a quiet spell is written right after its turn, as before.
+    await ledger.record(settlements[0]);
+    // The next, close behind it, waits for the two requests still running …
+    const second = ledger.record(settlements[1]);
+    await nextTurn();
+    await nextTurn();
+    running = 1;
+    const third = ledger.record(settlements[2]);
+    expect(third).toBe(second);
+    // … and the last of them cuts the wait short: the batch is written right after that turn.
+    running = 0;
+    const fourth = ledger.record(settlements[3]);
+    expect(fourth).toBe(second);
+    await fourth;
+    expect(await db.selectFrom('quota_reservations').select('id').execute()).toEqual([]);
+    for (const settlement of settlements) {
+      expect(await holderBalances(db, settlement.holder)).toEqual({ user: 970, token: 970 });
+    }
+  });
+
+  it('writes right after the turn when nothing else is running, however close the settlements come', async () => {
+    const { db } = await openDatabases(await sqliteDatabase());
+    const ledger = quietLedger(db, { inFlight: () => 0, gatherMs: 60_000 });
+    cleanups.push(() => ledger.close());
+    const first = await reservedSettlement(db, 'alone-1', false);
+    const second = await reservedSettlement(db, 'alone-2', false);
+    await ledger.record(first);
+    const written = ledger.record(second);
+    await nextTurn();
+    await expect(written).resolves.toBeUndefined();
+  });
+});

@@ -34,13 +34,19 @@ export interface QuotaCrossing {
 }
 
 /**
- * Group commit without a wait: the settlements recorded during one turn of the event loop (every request
- * whose answer ended among the sockets that turn served) share one transaction, written right after that turn
- * (setImmediate). Every request waits for its batch's commit before its answer's last byte, so a fixed delay
- * here would be latency each request pays (a 4 ms timer was most of the added latency at concurrency 1),
- * while under load a turn gathers many requests by itself. A crash loses nothing that was delivered.
+ * Group commit: the settlements recorded during one turn of the event loop (every request whose answer ended
+ * among the sockets that turn served) share one transaction, written right after that turn (setImmediate).
+ * Every request waits for its batch's commit before its answer's last byte, so a fixed delay would be latency
+ * each request pays (a 4 ms timer was most of the added latency at concurrency 1). Under load, though, a turn
+ * gathered only 2–3 settlements (measured at 32 connections), each batch paying the commit and the same
+ * pages of the log indexes again; so while settlements come less than GATHER_MS apart and other requests
+ * are still running, a batch waits GATHER_MS for theirs (cut short once none is left running). Measured side
+ * by side at 32 connections each: 20 % less CPU per request and a lower p99 (bench/compare.ts). A request
+ * alone, or one after a quiet spell, is written right after its turn as before. A crash loses nothing that
+ * was delivered.
  */
 const BATCH_DELAY_MS = 0;
+const GATHER_MS = 2;
 /** A batch this big is written at once; the queue is bounded by the requests waiting for their commit. */
 const MAX_BATCH = 500;
 /** After a failed commit (the database away), the next try waits this long. */
@@ -78,6 +84,14 @@ function refundWithheld(settlement: Settlement, failures: NewLogRow[]): Settleme
   return { ...settlement, cost: 0, log: null, isWithheld: false, waiter: undefined };
 }
 
+/** What lets a batch wait for the settlements of requests still running (see GATHER_MS). */
+export interface Gathering {
+  /** how many requests of this process are running (reserved, not finished); none by default */
+  inFlight?: () => number;
+  /** GATHER_MS by default */
+  gatherMs?: number;
+}
+
 /** Settlements waiting for the same commit. */
 interface Batch {
   settlements: Settlement[];
@@ -112,19 +126,28 @@ export class SettlementLedger {
   private flushing: Promise<void> = Promise.resolve();
   /** cancels the scheduled write, when one is */
   private timer: (() => void) | null = null;
+  /** the scheduled write waits GATHER_MS for the settlements of requests still running */
+  private isGathering = false;
+  /** when the last settlement was recorded (performance.now()) */
+  private lastRecordedAt = Number.NEGATIVE_INFINITY;
   private isClosed = false;
   /** settlements announced but not recorded yet (their tokens are still being counted) */
   private readonly expected = new Set<Promise<void>>();
 
   /** see WITHHELD_WAIT_MS */
   private readonly withheldWaitMs: number;
+  private readonly inFlight: () => number;
+  private readonly gatherMs: number;
 
   constructor(
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
     private readonly quotaRemindThreshold: () => number,
     private readonly onQuotaCrossing: (crossing: QuotaCrossing) => void,
+    gathering: Gathering = {},
   ) {
+    this.inFlight = gathering.inFlight ?? (() => 0);
+    this.gatherMs = gathering.gatherMs ?? GATHER_MS;
     this.withheldWaitMs = db.getExecutor().adapter instanceof SqliteAdapter ? 0 : WITHHELD_WAIT_MS;
   }
 
@@ -136,7 +159,7 @@ export class SettlementLedger {
     const batch = this.pending;
     batch.settlements.push(settlement);
     if (batch.settlements.length >= MAX_BATCH) void this.write();
-    else this.schedule(BATCH_DELAY_MS);
+    else this.schedule(this.gatherDelay());
     if (!settlement.isWithheld) return batch.committed;
     // A withheld answer waits for its own charge, which may outlive this batch (see WITHHELD_WAIT_MS).
     return new Promise((resolve, reject) => (settlement.waiter = { resolve, reject, failedAt: 0 }));
@@ -148,13 +171,28 @@ export class SettlementLedger {
    */
   recordFailure(log: NewLogRow): void {
     this.pending.failures.push(log);
-    this.schedule(BATCH_DELAY_MS);
+    if (!this.timer) this.schedule(BATCH_DELAY_MS);
+  }
+
+  /** gatherMs while settlements come closer together than that and other requests are running, else 0. */
+  private gatherDelay(): number {
+    const now = performance.now();
+    const isBusy = now - this.lastRecordedAt < this.gatherMs;
+    this.lastRecordedAt = now;
+    return isBusy && this.inFlight() > 0 ? this.gatherMs : BATCH_DELAY_MS;
   }
 
   private schedule(delayMs: number): void {
-    if (this.timer || this.isClosed) return;
+    if (this.isClosed) return;
+    if (this.timer) {
+      // Only a gathering wait is cut short, once nobody is left to wait for; a retry's wait stands.
+      if (!this.isGathering || delayMs >= this.gatherMs) return;
+      this.timer();
+    }
+    this.isGathering = delayMs === this.gatherMs && delayMs > 0;
     const run = () => {
       this.timer = null;
+      this.isGathering = false;
       void this.write();
     };
     if (delayMs === 0) {
@@ -195,6 +233,7 @@ export class SettlementLedger {
     this.isClosed = true;
     this.timer?.();
     this.timer = null;
+    this.isGathering = false;
     await this.flush();
   }
 
