@@ -201,6 +201,18 @@ describe('group commit under load', () => {
     }
   });
 
+  it('writes a batch right after its turn once it is big enough, however many requests still run', async () => {
+    const { db } = await openDatabases(await sqliteDatabase());
+    const ledger = quietLedger(db, { inFlight: () => 100, gatherMs: 60_000 });
+    cleanups.push(() => ledger.close());
+    const ids = Array.from({ length: 8 }, (_, index) => `enough-${index}`);
+    const settlements = await Promise.all(ids.map((id) => reservedSettlement(db, id, false)));
+    const committed = settlements.map((settlement) => ledger.record(settlement));
+    expect(new Set(committed).size).toBe(1);
+    await committed[0];
+    expect(await db.selectFrom('quota_reservations').select('id').execute()).toEqual([]);
+  });
+
   it('writes right after the turn when nothing else is running', async () => {
     const { db } = await openDatabases(await sqliteDatabase());
     const ledger = quietLedger(db, { inFlight: () => 0, gatherMs: 60_000 });
