@@ -86,11 +86,6 @@ export class ReservationKeeper {
     return shortfall;
   }
 
-  /** How many requests of this process hold a reservation and have not finished. */
-  get runningCount(): number {
-    return this.running.size;
-  }
-
   /** The request finished: its lease is no longer renewed (its settlement or refund deletes the record). */
   finished(requestId: string): void {
     this.running.delete(requestId);

@@ -34,23 +34,13 @@ export interface QuotaCrossing {
 }
 
 /**
- * Group commit: the settlements recorded during one turn of the event loop (every request whose answer ended
- * among the sockets that turn served) share one transaction. Every request waits for its batch's commit
- * before its answer's last byte, so a fixed delay would be latency each request pays (a 4 ms timer was most
- * of the added latency at concurrency 1): a request alone is written right after its turn (setImmediate).
- * At moderate load, though, a turn gathered only 2–3 settlements (measured at 32 connections), each batch
- * paying the commit and the same pages of the log indexes again; so while a batch is smaller than
- * GATHERED_ENOUGH and other requests are running, it waits up to GATHER_MS for their settlements, and is
- * written right after the turn in which it grew big enough or the last of them joined. Measured side by side
- * at 32 connections each (bench/compare.ts): ~15 % less CPU per request, p99 no worse. Waiting regardless
- * of the batch's size made 256 streams worse (CPU 1.3× the floor instead of 1.1×, TTFB p99 1.7× instead of
- * 0.5×); waiting only while settlements came less than GATHER_MS apart kept a fifth of the gain (after each
- * commit the next settlements are a round trip away). A crash loses nothing that was delivered.
+ * Group commit without a wait: the settlements recorded during one turn of the event loop (every request
+ * whose answer ended among the sockets that turn served) share one transaction, written right after that turn
+ * (setImmediate). Every request waits for its batch's commit before its answer's last byte, so a fixed delay
+ * here would be latency each request pays (a 4 ms timer was most of the added latency at concurrency 1),
+ * while under load a turn gathers many requests by itself. A crash loses nothing that was delivered.
  */
 const BATCH_DELAY_MS = 0;
-const GATHER_MS = 2;
-/** A batch this big pays for its commit well enough: it is written right after its turn. */
-const GATHERED_ENOUGH = 8;
 /** A batch this big is written at once; the queue is bounded by the requests waiting for their commit. */
 const MAX_BATCH = 500;
 /** After a failed commit (the database away), the next try waits this long. */
@@ -88,14 +78,6 @@ function refundWithheld(settlement: Settlement, failures: NewLogRow[]): Settleme
   return { ...settlement, cost: 0, log: null, isWithheld: false, waiter: undefined };
 }
 
-/** What lets a batch wait for the settlements of requests still running (see GATHER_MS). */
-export interface Gathering {
-  /** how many requests of this process are running (reserved, not finished); none by default */
-  inFlight?: () => number;
-  /** GATHER_MS by default */
-  gatherMs?: number;
-}
-
 /** Settlements waiting for the same commit. */
 interface Batch {
   settlements: Settlement[];
@@ -130,26 +112,19 @@ export class SettlementLedger {
   private flushing: Promise<void> = Promise.resolve();
   /** cancels the scheduled write, when one is */
   private timer: (() => void) | null = null;
-  /** the scheduled write waits GATHER_MS for the settlements of requests still running */
-  private isGathering = false;
   private isClosed = false;
   /** settlements announced but not recorded yet (their tokens are still being counted) */
   private readonly expected = new Set<Promise<void>>();
 
   /** see WITHHELD_WAIT_MS */
   private readonly withheldWaitMs: number;
-  private readonly inFlight: () => number;
-  private readonly gatherMs: number;
 
   constructor(
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
     private readonly quotaRemindThreshold: () => number,
     private readonly onQuotaCrossing: (crossing: QuotaCrossing) => void,
-    gathering: Gathering = {},
   ) {
-    this.inFlight = gathering.inFlight ?? (() => 0);
-    this.gatherMs = gathering.gatherMs ?? GATHER_MS;
     this.withheldWaitMs = db.getExecutor().adapter instanceof SqliteAdapter ? 0 : WITHHELD_WAIT_MS;
   }
 
@@ -161,7 +136,7 @@ export class SettlementLedger {
     const batch = this.pending;
     batch.settlements.push(settlement);
     if (batch.settlements.length >= MAX_BATCH) void this.write();
-    else this.schedule(this.gatherDelay());
+    else this.schedule(BATCH_DELAY_MS);
     if (!settlement.isWithheld) return batch.committed;
     // A withheld answer waits for its own charge, which may outlive this batch (see WITHHELD_WAIT_MS).
     return new Promise((resolve, reject) => (settlement.waiter = { resolve, reject, failedAt: 0 }));
@@ -173,27 +148,13 @@ export class SettlementLedger {
    */
   recordFailure(log: NewLogRow): void {
     this.pending.failures.push(log);
-    if (!this.timer) this.schedule(BATCH_DELAY_MS);
-  }
-
-  /** gatherMs while the batch is small and other requests are running (theirs may join), else 0. */
-  private gatherDelay(): number {
-    return this.pending.settlements.length < GATHERED_ENOUGH && this.inFlight() > 0
-      ? this.gatherMs
-      : BATCH_DELAY_MS;
+    this.schedule(BATCH_DELAY_MS);
   }
 
   private schedule(delayMs: number): void {
-    if (this.isClosed) return;
-    if (this.timer) {
-      // Only a gathering wait is cut short, once nobody is left to wait for; a retry's wait stands.
-      if (!this.isGathering || delayMs >= this.gatherMs) return;
-      this.timer();
-    }
-    this.isGathering = delayMs === this.gatherMs && delayMs > 0;
+    if (this.timer || this.isClosed) return;
     const run = () => {
       this.timer = null;
-      this.isGathering = false;
       void this.write();
     };
     if (delayMs === 0) {
@@ -234,7 +195,6 @@ export class SettlementLedger {
     this.isClosed = true;
     this.timer?.();
     this.timer = null;
-    this.isGathering = false;
     await this.flush();
   }
 

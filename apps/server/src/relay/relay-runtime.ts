@@ -43,7 +43,6 @@ export function getRelayRuntime(context: AppContext, log: FastifyBaseLogger): Re
     log,
     () => context.options.getNumber('QuotaRemindThreshold'),
     (crossing) => void sendQuotaReminder(context.options, crossing, log),
-    { inFlight: () => context.reservations.runningCount },
   );
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, connect: { timeout: 10_000 } });
   const credentials = new CredentialCache();

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { QuotaHolder } from '../../src/billing/quota-reservation';
 import type { Db } from '../../src/db/database';
-import { SettlementLedger, type Gathering } from '../../src/billing/settlement-ledger';
+import { SettlementLedger } from '../../src/billing/settlement-ledger';
 
 export type SeededHolder = QuotaHolder & { channelId: number };
 
@@ -69,12 +69,11 @@ export const silentLog = {
 } as unknown as FastifyBaseLogger;
 
 /** A settlement ledger without quota reminders (threshold 0), logging nothing. */
-export function quietLedger(db: Db, gathering?: Gathering): SettlementLedger {
+export function quietLedger(db: Db): SettlementLedger {
   return new SettlementLedger(
     db,
     silentLog,
     () => 0,
     () => undefined,
-    gathering,
   );
 }
