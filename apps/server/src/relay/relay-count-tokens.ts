@@ -1,11 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createTokenCounter } from '../billing/token-counter';
 import type { IngressCodec, TokenCountCodec } from '../protocols/ingress-codec';
 import type { JsonCapability, PassThroughRequestInput, ProviderAdapter } from '../providers/provider-types';
 import { prepareChannelCredentials } from './channel-credentials';
 import { callChannelForWhole, runAttempts, type AttemptOutcome } from './relay-attempts';
 import { deliverJsonBody } from './relay-delivery';
-import { startRelayJob, upstreamModelOf, type RelayJob } from './relay-job';
+import { createJobTokenCounter, startRelayJob, upstreamModelOf, type RelayJob } from './relay-job';
 import type { RelayJsonBody } from './relay-request';
 import type { RelayRuntime } from './relay-runtime';
 
@@ -76,13 +75,7 @@ export async function relayCountTokens(
       if (adapter.protocol === codec.protocol && adapter.countTokens) {
         return forwardCount(job, adapter, call, adapter.countTokens);
       }
-      const isApproximate = runtime.context.options.getBoolean('ApproximateTokenEnabled');
-      const counter = createTokenCounter(model, isApproximate, (error) =>
-        runtime.log.warn(
-          { err: error, requestId: job.requestId },
-          'the exact token count failed: approximated',
-        ),
-      );
+      const counter = createJobTokenCounter(job);
       const inputTokens = await counter.chatPrompt(chat as unknown as Record<string, unknown>);
       await reply
         .code(200)

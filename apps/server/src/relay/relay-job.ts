@@ -288,20 +288,27 @@ export async function finishRelayJob(job: RelayJob, billed: BilledUsage | null):
 }
 
 /**
- * Counts usage the upstream did not report, at settlement: exact with the model's tokenizer (in the tokenizer
- * thread, which loads it on the first such count, ~0.4 s), or approximate when ApproximateTokenEnabled — or
- * when the thread cannot count (logged). Until the job is settled, the ledger's flush() and close() wait for
- * it, so a shutdown in the meantime loses nothing.
+ * Counts tokens for a job: exact with the model's tokenizer (in the tokenizer thread, which loads it on the
+ * first such count, ~0.4 s), or approximate when ApproximateTokenEnabled — or when the thread cannot count
+ * (logged with the request id).
  */
-export function createSettlementCounter(job: RelayJob): TokenCounter {
-  job.settlementCounted ??= job.runtime.ledger.expectSettlement();
+export function createJobTokenCounter(job: RelayJob): TokenCounter {
   const { options } = job.runtime.context;
   return createTokenCounter(job.model, options.getBoolean('ApproximateTokenEnabled'), (error) =>
     job.runtime.log.warn(
       { err: error, requestId: job.requestId },
-      'the exact token count failed: the approximation is charged',
+      'the exact token count failed: the approximation is used',
     ),
   );
+}
+
+/**
+ * Counts usage the upstream did not report, at settlement (createJobTokenCounter). Until the job is settled,
+ * the ledger's flush() and close() wait for it, so a shutdown in the meantime loses nothing.
+ */
+export function createSettlementCounter(job: RelayJob): TokenCounter {
+  job.settlementCounted ??= job.runtime.ledger.expectSettlement();
+  return createJobTokenCounter(job);
 }
 
 function settleJob(job: RelayJob, billed: BilledUsage | null): Promise<void> {
