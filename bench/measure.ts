@@ -91,3 +91,57 @@ export async function measureCell(target: Target, plan: CellPlan): Promise<CellR
     loopDelay,
   };
 }
+
+/** The median of numbers (the mean of the middle two when even); null when any is null. */
+function medianOf(values: Array<number | null>): number | null {
+  if (values.some((value) => value === null)) return null;
+  const sorted = (values as number[]).slice().sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+function medianLatency(summaries: LatencySummary[]): LatencySummary {
+  return {
+    p50: medianOf(summaries.map((summary) => summary.p50)) as number,
+    p99: medianOf(summaries.map((summary) => summary.p99)) as number,
+    count: summaries.reduce((sum, summary) => sum + summary.count, 0),
+  };
+}
+
+/**
+ * One cell measured in several rounds (`--cell-rounds`): each figure is the median of the rounds' figures, so
+ * one round that a burst of load elsewhere on the machine slowed does not decide the cell; counts are summed,
+ * and the peak RSS and the loop delay's max are the highest of the rounds.
+ */
+export function medianCell(rounds: CellResult[]): CellResult {
+  if (rounds.length === 1) return rounds[0];
+  const [first] = rounds;
+  const pick = (read: (round: CellResult) => number | null) => medianOf(rounds.map(read));
+  const ttfbs = rounds.map((round) => round.ttfb);
+  const loopDelays = rounds.map((round) => round.loopDelay);
+  return {
+    target: first.target,
+    mode: first.mode,
+    connections: first.connections,
+    rps: pick((round) => round.rps) as number,
+    completed: rounds.reduce((sum, round) => sum + round.completed, 0),
+    failed: rounds.reduce((sum, round) => sum + round.failed, 0),
+    latency: medianLatency(rounds.map((round) => round.latency)),
+    cpuMicrosPerRequest: pick((round) => round.cpuMicrosPerRequest),
+    mockCpuMicrosPerRequest: pick((round) => round.mockCpuMicrosPerRequest) as number,
+    // A peak is the highest of the rounds, not a typical one.
+    peakRssMb: rounds.some((round) => round.peakRssMb === null)
+      ? null
+      : Math.max(...rounds.map((round) => round.peakRssMb as number)),
+    ttfb: ttfbs.every((ttfb) => ttfb !== null) ? medianLatency(ttfbs as LatencySummary[]) : null,
+    ttfbFailed: rounds.reduce((sum, round) => sum + round.ttfbFailed, 0),
+    loopDelay: loopDelays.every((delay) => delay !== null)
+      ? {
+          p50: medianOf(loopDelays.map((delay) => delay!.p50)) as number,
+          p99: medianOf(loopDelays.map((delay) => delay!.p99)) as number,
+          max: Math.max(...loopDelays.map((delay) => delay!.max)),
+          count: loopDelays.reduce((sum, delay) => sum + delay!.count, 0),
+        }
+      : null,
+  };
+}

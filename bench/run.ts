@@ -9,7 +9,7 @@ import { runComparison } from './compare';
 import { DRIVER_CPU, PROXY_CPU, startBenchProcesses, startMock } from './bench-processes';
 import { startGateway } from './gateway-process';
 import { stopAllChildren } from './child-process';
-import { measureCell, type CellResult } from './measure';
+import { measureCell, medianCell, type CellResult, type Target } from './measure';
 import { formatProtocolReport, measureProtocols, type ProtocolPlan } from './measure-protocols';
 import { runMemory } from './memory';
 import { PROFILE_CONNECTIONS, runProfile } from './profile';
@@ -23,6 +23,7 @@ const { values: args } = parseArgs({
     'ttfb-duration': { type: 'string', default: '3' },
     warmup: { type: 'string', default: '2' },
     'cell-warmup': { type: 'string', default: '3' },
+    'cell-rounds': { type: 'string', default: '1' },
     concurrency: { type: 'string' },
     profile: { type: 'boolean', default: false },
     memory: { type: 'boolean', default: false },
@@ -41,6 +42,9 @@ const seconds = Number(args.duration);
 const ttfbSeconds = Number(args['ttfb-duration']);
 const warmupSeconds = Number(args.warmup);
 const cellWarmupSeconds = Number(args['cell-warmup']);
+const cellRounds = Number(args['cell-rounds']);
+if (!Number.isInteger(cellRounds) || cellRounds < 1)
+  throw new Error('--cell-rounds must be a whole number ≥ 1');
 const concurrencies = (args.concurrency ?? '1,32,256').split(',').map(Number);
 const MODES: Mode[] = ['json', 'stream'];
 const protocolPlan: ProtocolPlan = {
@@ -80,7 +84,11 @@ function machineNote(before: string, after: string): string {
     `- ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus()[0]?.model ?? 'unknown CPU'}, ` +
       `${cpus().length} cores, Node ${process.version}, ${serverVersion()}`,
     `- ${seconds} s per cell (autocannon), ${ttfbSeconds} s TTFB run per streaming cell, ${warmupSeconds} s warm-up per ` +
-      `target and mode, then ${cellWarmupSeconds} s at the cell's concurrency before each target's cell`,
+      `target and mode, then ${cellWarmupSeconds} s at the cell's concurrency before each target's cell` +
+      (cellRounds > 1
+        ? `; ${cellRounds} rounds per cell, the targets in turn each round, each figure the rounds' median ` +
+          `(peak RSS: the highest)`
+        : ''),
     `- \`uptime\` before: ${before}`,
     `- \`uptime\` after: ${after}`,
     ...(process.env.BENCH_SQLITE_WRITE_THREAD
@@ -109,24 +117,32 @@ async function measureAll(): Promise<void> {
     const results: CellResult[] = [];
     for (const mode of MODES) {
       for (const connections of concurrencies) {
-        // The targets back to back per cell, so load from others on the machine hits them alike.
-        for (const target of processes.targets) {
-          // V8 keeps optimising for seconds after the load changes (a new concurrency takes other paths:
-          // a settlement batch of one at c=1, of many at c=256): measured is the steady state.
-          if (cellWarmupSeconds > 0) {
-            await measureCell(target, { mode, connections, seconds: cellWarmupSeconds, ttfbSeconds: 0 });
+        // The targets back to back per cell (and in turn, round after round), so load from others on the
+        // machine hits them alike.
+        const rounds = new Map<Target, CellResult[]>(processes.targets.map((target) => [target, []]));
+        for (let round = 1; round <= cellRounds; round += 1) {
+          for (const target of processes.targets) {
+            // V8 keeps optimising for seconds after the load changes (a new concurrency takes other paths:
+            // a settlement batch of one at c=1, of many at c=256): measured is the steady state.
+            if (cellWarmupSeconds > 0) {
+              await measureCell(target, { mode, connections, seconds: cellWarmupSeconds, ttfbSeconds: 0 });
+            }
+            const result = await measureCell(target, { mode, connections, seconds, ttfbSeconds });
+            rounds.get(target)!.push(result);
+            console.log(
+              `${mode} c=${connections} ${target.name}${cellRounds > 1 ? ` (round ${round})` : ''}: ` +
+                `${result.rps.toFixed(0)} rps, ` +
+                `p50 ${result.latency.p50.toFixed(3)} ms, p99 ${result.latency.p99.toFixed(3)} ms, ` +
+                `CPU ${result.cpuMicrosPerRequest?.toFixed(0) ?? '—'} µs/req` +
+                (result.loopDelay ? `, loop p99 ${result.loopDelay.p99.toFixed(2)} ms` : '') +
+                (result.ttfb ? `, TTFB p99 ${result.ttfb.p99.toFixed(2)} ms` : '') +
+                (result.failed + result.ttfbFailed > 0
+                  ? `, ${result.failed + result.ttfbFailed} failed`
+                  : ''),
+            );
           }
-          const result = await measureCell(target, { mode, connections, seconds, ttfbSeconds });
-          results.push(result);
-          console.log(
-            `${mode} c=${connections} ${target.name}: ${result.rps.toFixed(0)} rps, ` +
-              `p50 ${result.latency.p50.toFixed(3)} ms, p99 ${result.latency.p99.toFixed(3)} ms, ` +
-              `CPU ${result.cpuMicrosPerRequest?.toFixed(0) ?? '—'} µs/req` +
-              (result.loopDelay ? `, loop p99 ${result.loopDelay.p99.toFixed(2)} ms` : '') +
-              (result.ttfb ? `, TTFB p99 ${result.ttfb.p99.toFixed(2)} ms` : '') +
-              (result.failed + result.ttfbFailed > 0 ? `, ${result.failed + result.ttfbFailed} failed` : ''),
-          );
         }
+        for (const target of processes.targets) results.push(medianCell(rounds.get(target)!));
       }
     }
     const protocols = await measureProtocols(processes.gateway, protocolPlan);
