@@ -11,10 +11,28 @@ import { theme } from './theme';
 export const colorSchemeStorageKey = 'gatehouse-color-scheme';
 const colorSchemeManager = localStorageColorSchemeManager({ key: colorSchemeStorageKey });
 
-export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+/**
+ * `env="test"` (the test renderer's): Mantine draws overlays in place and without transitions, and never hides a
+ * dropdown whose anchor it cannot measure — jsdom measures every element as 0 × 0, so an opened menu could
+ * otherwise turn invisible once its position is computed, before a test reads it.
+ */
+export function AppProviders({
+  queryClient,
+  env = 'default',
+  children,
+}: {
+  queryClient: QueryClient;
+  env?: 'default' | 'test';
+  children: ReactNode;
+}) {
   return (
     <I18nextProvider i18n={i18n}>
-      <MantineProvider theme={theme} defaultColorScheme="light" colorSchemeManager={colorSchemeManager}>
+      <MantineProvider
+        theme={theme}
+        defaultColorScheme="light"
+        colorSchemeManager={colorSchemeManager}
+        env={env}
+      >
         <QueryClientProvider client={queryClient}>
           <ModalsProvider>
             <Notifications limit={5} />

@@ -12,7 +12,7 @@ export function renderApp(path: string) {
   const router = createMemoryRouter(buildRouteObjects(), { initialEntries: [path] });
   setApiNavigator((target) => void router.navigate(target));
   const view = render(
-    <AppProviders queryClient={createQueryClient()}>
+    <AppProviders queryClient={createQueryClient()} env="test">
       <RouterProvider router={router} />
     </AppProviders>,
   );
