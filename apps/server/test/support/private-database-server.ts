@@ -15,12 +15,21 @@ export interface PrivateDatabaseServer {
   start(): Promise<void>;
   /** stops it the hard way: nothing is flushed, connections break */
   stopNow(): void;
+  /** stops it the clean way (everything written to its files) and starts it again */
+  restartCleanly(): Promise<void>;
   /** stops it (when running) and deletes its folder */
   remove(): Promise<void>;
+  /** the end of the server's own log, to print when a test on it fails */
+  logTail(): string;
 }
 
 const PG_BIN = '/usr/lib/postgresql/15/bin';
-const MARIADB_BINARIES = ['/usr/sbin/mariadbd', '/usr/bin/mariadb-install-db', '/usr/bin/mariadb'];
+const MARIADB_BINARIES = [
+  '/usr/sbin/mariadbd',
+  '/usr/bin/mariadb-install-db',
+  '/usr/bin/mariadb',
+  '/usr/bin/mariadb-admin',
+];
 
 function hasUser(name: string): boolean {
   try {
@@ -74,6 +83,10 @@ export async function createPrivatePostgres(): Promise<PrivateDatabaseServer> {
       runAs('postgres', path.join(PG_BIN, 'pg_ctl'), ['-D', data, '-l', log, '-o', options, '-w', 'start']);
     },
     stopNow,
+    restartCleanly: async () => {
+      runAs('postgres', path.join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
+      await server.start();
+    },
     remove: async () => {
       try {
         stopNow();
@@ -82,12 +95,30 @@ export async function createPrivatePostgres(): Promise<PrivateDatabaseServer> {
       }
       rmSync(dir, { recursive: true, force: true });
     },
+    logTail: () => tailOf(path.join(dir, 'server.log')),
   };
   await server.start();
   return server;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function tailOf(file: string, chars = 4_000): string {
+  try {
+    return readFileSync(file, 'utf8').slice(-chars);
+  } catch (error) {
+    return `(no log: ${(error as Error).message})`;
+  }
+}
 
 export async function createPrivateMariadb(): Promise<PrivateDatabaseServer> {
   const dir = folderFor('mysql', 'gatehouse-outage-maria-');
@@ -144,11 +175,28 @@ export async function createPrivateMariadb(): Promise<PrivateDatabaseServer> {
       }
     },
     stopNow,
+    restartCleanly: async () => {
+      const pid = mariadbPid();
+      execFileSync(
+        '/usr/bin/mariadb-admin',
+        ['--protocol=tcp', '-h127.0.0.1', `-P${port}`, '-uroot', 'shutdown'],
+        {
+          stdio: 'ignore',
+          timeout: 60_000,
+        },
+      );
+      for (let waited = 0; isAlive(pid); waited += 100) {
+        if (waited > 60_000) throw new Error(`mariadbd ${pid} still runs a minute after its shutdown`);
+        await sleep(100);
+      }
+      await server.start();
+    },
     remove: async () => {
       if (existsSync(pidFile)) stopNow();
       await sleep(200);
       rmSync(dir, { recursive: true, force: true });
     },
+    logTail: () => tailOf(path.join(dir, 'error.log')),
   };
   await server.start();
   query('CREATE DATABASE gatehouse');
