@@ -12,6 +12,7 @@ import { stopAllChildren } from './child-process';
 import { measureCell, medianCell, type CellResult, type Target } from './measure';
 import { formatProtocolReport, measureProtocols, type ProtocolPlan } from './measure-protocols';
 import { runMemory } from './memory';
+import { runSyscalls } from './syscalls';
 import { PROFILE_CONNECTIONS, runProfile } from './profile';
 import { writeReadmeSection } from './readme-section';
 import { readRssMb } from './proc-stats';
@@ -27,6 +28,7 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string' },
     profile: { type: 'boolean', default: false },
     memory: { type: 'boolean', default: false },
+    syscalls: { type: 'boolean', default: false },
     compare: { type: 'string' },
     mode: { type: 'string' },
     rate: { type: 'string', default: '120' },
@@ -79,10 +81,17 @@ function serverVersion(): string {
   }
 }
 
+/** When, on what, and which server. */
+function machineLine(): string {
+  return (
+    `- ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus()[0]?.model ?? 'unknown CPU'}, ` +
+    `${cpus().length} cores, Node ${process.version}, ${serverVersion()}`
+  );
+}
+
 function machineNote(before: string, after: string): string {
   return [
-    `- ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${cpus()[0]?.model ?? 'unknown CPU'}, ` +
-      `${cpus().length} cores, Node ${process.version}, ${serverVersion()}`,
+    machineLine(),
     `- ${seconds} s per cell (autocannon), ${ttfbSeconds} s TTFB run per streaming cell, ${warmupSeconds} s warm-up per ` +
       `target and mode, then ${cellWarmupSeconds} s at the cell's concurrency before each target's cell` +
       (cellRounds > 1
@@ -205,6 +214,15 @@ try {
     ];
     const table = await runMemory({ variants, seconds });
     console.log(`\n${uptime()}\n\n${table}\n`);
+  } else if (args.syscalls) {
+    const table = await runSyscalls({
+      modes: args.mode ? [args.mode as Mode] : MODES,
+      concurrencies: args.concurrency ? concurrencies : [1, 32],
+      seconds,
+      warmupSeconds: cellWarmupSeconds,
+    });
+    const report = `${machineLine()}; \`uptime\` after: ${uptime()}\n\n${table}`;
+    if (args['write-readme']) await writeReadmeSection('syscalls', report);
   } else if (args.protocols) await measureProtocolsOnly();
   else if (args.compare) {
     const table = await runComparison({
