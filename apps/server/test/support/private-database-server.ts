@@ -138,7 +138,14 @@ export async function createPrivateMariadb(): Promise<PrivateDatabaseServer> {
     );
   const mariadbPid = () => Number(readFileSync(pidFile, 'utf8').trim());
   const stopNow = () => {
-    process.kill(mariadbPid(), 'SIGKILL');
+    const pid = mariadbPid();
+    process.kill(pid, 'SIGKILL');
+    // Gone before this returns, so a start that follows never finds the old server still holding its files.
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    for (let waited = 0; isAlive(pid); waited += 20) {
+      if (waited > 10_000) throw new Error(`mariadbd ${pid} still runs 10 s after kill -9`);
+      Atomics.wait(pause, 0, 0, 20);
+    }
     rmSync(pidFile, { force: true });
   };
   const server: PrivateDatabaseServer = {
