@@ -7,7 +7,7 @@ import { startPortkey } from './portkey-process';
 /** Cores of the split: driver and mock share one, the proxy under test has the other to itself. */
 export const DRIVER_CPU = 0;
 export const PROXY_CPU = 1;
-const CLIENT_KEY = 'sk-bench-client';
+export const CLIENT_KEY = 'sk-bench-client';
 /** the key of the mock's channel; Portkey forwards the client's key, so its clients send this one */
 const UPSTREAM_KEY = 'sk-bench-upstream';
 

@@ -4,7 +4,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildRequestTarget, type Mode } from './bench-request';
-import { PROXY_CPU, startFloor, startMock } from './bench-processes';
+import { CLIENT_KEY, PROXY_CPU, startFloor, startMock } from './bench-processes';
 import { startGateway } from './gateway-process';
 import { runLoad } from './load';
 
@@ -98,7 +98,7 @@ export async function runSyscalls(plan: SyscallPlan): Promise<string> {
   try {
     for (const mode of plan.modes) {
       const proxies = [
-        { pid: floor.child.pid, target: buildRequestTarget(floor.url, 'sk-bench-client', mode) },
+        { pid: floor.child.pid, target: buildRequestTarget(floor.url, CLIENT_KEY, mode) },
         { pid: gateway.child.pid, target: buildRequestTarget(gateway.url, gateway.apiKey, mode) },
       ];
       for (const connections of plan.concurrencies) {

@@ -112,6 +112,15 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** Blocks until process `pid` has ended (polling every 20 ms), or throws after `limitMs`. */
+function waitForExit(pid: number, limitMs: number, after: string): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let waited = 0; isAlive(pid); waited += 20) {
+    if (waited > limitMs) throw new Error(`process ${pid} still runs ${limitMs / 1000} s after ${after}`);
+    Atomics.wait(pause, 0, 0, 20);
+  }
+}
+
 function tailOf(file: string, chars = 4_000): string {
   try {
     return readFileSync(file, 'utf8').slice(-chars);
@@ -141,11 +150,7 @@ export async function createPrivateMariadb(): Promise<PrivateDatabaseServer> {
     const pid = mariadbPid();
     process.kill(pid, 'SIGKILL');
     // Gone before this returns, so a start that follows never finds the old server still holding its files.
-    const pause = new Int32Array(new SharedArrayBuffer(4));
-    for (let waited = 0; isAlive(pid); waited += 20) {
-      if (waited > 10_000) throw new Error(`mariadbd ${pid} still runs 10 s after kill -9`);
-      Atomics.wait(pause, 0, 0, 20);
-    }
+    waitForExit(pid, 10_000, 'kill -9');
     rmSync(pidFile, { force: true });
   };
   const server: PrivateDatabaseServer = {
@@ -192,10 +197,7 @@ export async function createPrivateMariadb(): Promise<PrivateDatabaseServer> {
           timeout: 60_000,
         },
       );
-      for (let waited = 0; isAlive(pid); waited += 100) {
-        if (waited > 60_000) throw new Error(`mariadbd ${pid} still runs a minute after its shutdown`);
-        await sleep(100);
-      }
+      waitForExit(pid, 60_000, 'its shutdown');
       await server.start();
     },
     remove: async () => {
