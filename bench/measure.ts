@@ -38,6 +38,8 @@ export interface CellResult {
   ttfbFailed: number;
   /** how late the proxy's event loop ran over the cell (both loads), ms; null for direct */
   loopDelay: LoopDelay | null;
+  /** with several rounds (`--cell-rounds`): each round's CPU per request, in order */
+  cpuRounds?: Array<number | null>;
 }
 
 export interface CellPlan {
@@ -128,6 +130,7 @@ export function medianCell(rounds: CellResult[]): CellResult {
     failed: rounds.reduce((sum, round) => sum + round.failed, 0),
     latency: medianLatency(rounds.map((round) => round.latency)),
     cpuMicrosPerRequest: pick((round) => round.cpuMicrosPerRequest),
+    cpuRounds: rounds.map((round) => round.cpuMicrosPerRequest),
     mockCpuMicrosPerRequest: pick((round) => round.mockCpuMicrosPerRequest) as number,
     // A peak is the highest of the rounds, not a typical one.
     peakRssMb: rounds.some((round) => round.peakRssMb === null)
