@@ -1,12 +1,13 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { buildRequestTarget, type Mode } from './bench-request';
+import type { Mode } from './bench-request';
 import { PROXY_CPU, startMock } from './bench-processes';
 import { checkAnswers } from './check-answers';
 import { startGateway } from './gateway-process';
 import { runLoad } from './load';
 import { readCpuMicros } from './proc-stats';
 import { formatProfileSummary, summariseProfile } from './profile-summary';
+import { buildProtocolTarget, checkProtocolAnswer, type ProtocolPath } from './protocol-requests';
 import { writeReadmeSection } from './readme-section';
 
 /** The concurrency profiled unless `--concurrency` names others. */
@@ -26,11 +27,13 @@ async function profileMode(
   seconds: number,
   warmupSeconds: number,
   connections: number,
+  protocolPath: ProtocolPath,
 ): Promise<string> {
   const gateway = await startGateway({ upstreamUrl: mockUrl, cpu: PROXY_CPU, isProfiled: true });
   try {
     await checkAnswers({ name: 'gatehouse', baseUrl: gateway.url, apiKey: gateway.apiKey });
-    const request = buildRequestTarget(gateway.url, gateway.apiKey, mode);
+    if (protocolPath !== 'chat') await checkProtocolAnswer(gateway.url, gateway.apiKey, protocolPath, mode);
+    const request = buildProtocolTarget(gateway.url, gateway.apiKey, protocolPath, mode);
     await runLoad(request, connections, warmupSeconds);
     const cpuBefore = readCpuMicros(gateway.child.pid);
     const fromMicros = monotonicMicros();
@@ -46,7 +49,9 @@ async function profileMode(
     const file = readdirSync(gateway.dataDir).find((name) => name.endsWith('.cpuprofile'));
     if (!file) throw new Error(`no .cpuprofile in ${gateway.dataDir}: did the gateway exit cleanly?`);
     const summary = summariseProfile(path.join(gateway.dataDir, file), window);
-    const title = `${mode === 'json' ? 'Non-streaming' : 'Streaming'}, c=${connections}, ${seconds} s`;
+    const title =
+      `${mode === 'json' ? 'Non-streaming' : 'Streaming'}, c=${connections}, ${seconds} s` +
+      (protocolPath === 'chat' ? '' : `, path ${protocolPath}`);
     return formatProfileSummary(title, summary);
   } finally {
     // Also removes the temporary database, log and profile.
@@ -60,13 +65,24 @@ export async function runProfile(options: {
   writeReadme: boolean;
   modes: readonly Mode[];
   concurrencies: readonly number[];
+  /** which protocol path is loaded (chat completions to the OpenAI channel unless told) */
+  protocolPath: ProtocolPath;
 }) {
   const mock = await startMock();
   try {
     const sections: string[] = [];
     for (const mode of options.modes) {
       for (const connections of options.concurrencies) {
-        sections.push(await profileMode(mock.url, mode, options.seconds, options.warmupSeconds, connections));
+        sections.push(
+          await profileMode(
+            mock.url,
+            mode,
+            options.seconds,
+            options.warmupSeconds,
+            connections,
+            options.protocolPath,
+          ),
+        );
       }
     }
     const report = sections.join('\n\n');

@@ -14,6 +14,7 @@ import { formatProtocolReport, measureProtocols, type ProtocolPlan } from './mea
 import { runMemory } from './memory';
 import { runSyscalls } from './syscalls';
 import { PROFILE_CONNECTIONS, runProfile } from './profile';
+import { PROTOCOL_PATHS, type ProtocolPath } from './protocol-requests';
 import { writeReadmeSection } from './readme-section';
 import { readRssMb } from './proc-stats';
 import { formatReport, formatSideBySide, type IdleRss } from './report';
@@ -27,6 +28,7 @@ const { values: args } = parseArgs({
     'cell-rounds': { type: 'string', default: '1' },
     concurrency: { type: 'string' },
     profile: { type: 'boolean', default: false },
+    path: { type: 'string', default: 'chat' },
     memory: { type: 'boolean', default: false },
     syscalls: { type: 'boolean', default: false },
     compare: { type: 'string' },
@@ -55,6 +57,12 @@ const protocolPlan: ProtocolPlan = {
   rounds: Number(args['protocol-rounds']),
   warmupSeconds,
 };
+
+function readProtocolPath(value: string | undefined): ProtocolPath {
+  const found = PROTOCOL_PATHS.find((known) => known === value);
+  if (!found) throw new Error(`--path must be one of ${PROTOCOL_PATHS.join(', ')}`);
+  return found;
+}
 
 function uptime(): string {
   return execFileSync('uptime', { encoding: 'utf8' }).trim();
@@ -206,6 +214,7 @@ try {
       writeReadme: args['write-readme'],
       modes: args.mode ? [args.mode as Mode] : MODES,
       concurrencies: args.concurrency ? concurrencies : [PROFILE_CONNECTIONS],
+      protocolPath: readProtocolPath(args.path),
     });
   } else if (args.memory) {
     const variants = args.compare?.split(',') ?? [
