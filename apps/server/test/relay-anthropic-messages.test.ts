@@ -517,6 +517,39 @@ describe('Anthropic clients: the translated lane', () => {
     expect(body.tools).toBeUndefined();
   });
 
+  it('keeps Claude Code’s system messages inside the conversation, on either lane', async () => {
+    // Claude Code 2.1 sends role "system" turns (beta mid-conversation-system-2026-04-07) for any model it does
+    // not know: every model of another vendor. Refusing them stopped the agent at its first request.
+    const { client, sent } = await newClient();
+    const turns = [
+      { role: 'user', content: [{ type: 'text', text: 'say hi' }] },
+      { role: 'system', content: 'Available agent types: claude.' },
+    ] as unknown as Anthropic.MessageParam[];
+    const betas = ['claude-code-20250219', 'mid-conversation-system-2026-04-07'];
+    const translated = await client.beta.messages.create({
+      model: GPT,
+      max_tokens: 10,
+      betas,
+      system: 'You are Claude Code.',
+      messages: turns as Anthropic.Beta.BetaMessageParam[],
+    });
+    expect(translated.content).toEqual([{ type: 'text', text: 'Hello from gpt' }]);
+    expect(openAI.received[0].json?.messages).toEqual([
+      { role: 'system', content: 'You are Claude Code.' },
+      { role: 'user', content: [{ type: 'text', text: 'say hi' }] },
+      { role: 'system', content: 'Available agent types: claude.' },
+    ]);
+    await client.beta.messages.create({
+      model: CLAUDE,
+      max_tokens: 10,
+      betas,
+      system: 'You are Claude Code.',
+      messages: turns as Anthropic.Beta.BetaMessageParam[],
+    });
+    expect(anthropic.received[0].body.toString('utf8')).toBe(sent[1].body);
+    expect(anthropic.received[0].headers['anthropic-beta']).toBe(betas.join(','));
+  });
+
   it('retries on another channel of the model, whatever protocol it speaks', async () => {
     await kit.test.context.options.set('RetryTimes', '1');
     const backup = await startOpenAIUpstream('backup');

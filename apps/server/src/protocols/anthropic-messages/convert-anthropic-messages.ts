@@ -152,6 +152,25 @@ function convertAssistantTurn(content: unknown[], path: string): AssistantMessag
   return message;
 }
 
+/**
+ * A system message inside the conversation (Anthropic's mid-conversation system messages, which Claude Code
+ * sends for models it does not know): its text, in place. Its other blocks (tool_addition, tool_removal …)
+ * have no canonical form and reach an Anthropic channel with the client's body; translators move system
+ * text where their vendor keeps it. Null when no text is left.
+ */
+function convertSystemTurn(content: unknown, path: string): ChatMessage | null {
+  if (typeof content === 'string') return content === '' ? null : { role: 'system', content };
+  const blocks = requireArray(content, path);
+  const parts: TextPart[] = [];
+  for (let index = 0; index < blocks.length; index += 1) {
+    const at = `${path}.${index}`;
+    const block = requireObject(blocks[index], at);
+    if (block.type === 'text') parts.push(convertAnthropicText(block, at));
+    else requireString(block.type, `${at}.type`);
+  }
+  return parts.length > 0 ? { role: 'system', content: parts } : null;
+}
+
 export function convertAnthropicMessages(messages: unknown): ChatMessage[] {
   const turns = requireArray(messages, 'messages');
   if (turns.length === 0) throw invalidField('messages', 'at least one message is required');
@@ -160,10 +179,15 @@ export function convertAnthropicMessages(messages: unknown): ChatMessage[] {
     const path = `messages.${index}`;
     const turn = requireObject(turns[index], path);
     const { role, content } = turn;
+    if (role === 'system') {
+      const system = convertSystemTurn(content, `${path}.content`);
+      if (system) converted.push(system);
+      continue;
+    }
     if (role !== 'user' && role !== 'assistant') {
       throw turn.role === undefined
         ? invalidField(`${path}.role`, 'Field required')
-        : invalidField(`${path}.role`, "Input should be 'user' or 'assistant'");
+        : invalidField(`${path}.role`, "Input should be 'user', 'assistant' or 'system'");
     }
     if (typeof content === 'string') {
       converted.push({ role, content });

@@ -300,6 +300,53 @@ describe('decoding an Anthropic Messages request', () => {
     ]);
   });
 
+  it('keeps system messages inside the conversation where they are, as Claude Code sends them', () => {
+    // Claude Code 2.1 sends role "system" turns (beta mid-conversation-system-2026-04-07) for models it does
+    // not know, i.e. every model of another vendor behind the gateway.
+    const request = decodeAnthropicRequest({
+      model: 'gpt-4o-mini',
+      max_tokens: 32000,
+      system: 'You are Claude Code.',
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'say hi' }] },
+        { role: 'system', content: 'Available agent types: claude.' },
+        {
+          role: 'system',
+          content: [
+            { type: 'text', text: 'Mind the tests.', cache_control: { type: 'ephemeral' } },
+            { type: 'tool_addition', tool: { type: 'tool_reference', name: 'Bash' } },
+          ],
+        },
+        { role: 'system', content: [{ type: 'tool_removal', name: 'Bash' }] },
+        { role: 'system', content: '' },
+        { role: 'assistant', content: 'Hi!' },
+      ],
+    });
+    expect(request.messages).toEqual([
+      { role: 'system', content: 'You are Claude Code.' },
+      { role: 'user', content: [{ type: 'text', text: 'say hi' }] },
+      { role: 'system', content: 'Available agent types: claude.' },
+      {
+        role: 'system',
+        content: [{ type: 'text', text: 'Mind the tests.', cache_control: { type: 'ephemeral' } }],
+      },
+      { role: 'assistant', content: 'Hi!' },
+    ]);
+    // An Anthropic channel reached through the translator (an OpenAI client) gets them in its system prompt.
+    const anthropic = convertToAnthropicRequest({
+      channel: { baseUrl: 'https://api.anthropic.com', key: 'k', other: '', config: {} },
+      request,
+      upstreamModel: 'claude-haiku-4-5',
+      isStream: false,
+      clientHeaders: {},
+    });
+    expect(anthropic.system).toEqual([
+      { type: 'text', text: 'You are Claude Code.' },
+      { type: 'text', text: 'Available agent types: claude.' },
+      { type: 'text', text: 'Mind the tests.', cache_control: { type: 'ephemeral' } },
+    ]);
+  });
+
   it('does not ask count_tokens bodies for max_tokens', () => {
     expect(decodeAnthropicCountRequest({ model: 'm', messages: hello })).toEqual({
       model: 'm',
@@ -315,9 +362,14 @@ describe('decoding an Anthropic Messages request', () => {
     [{ model: 'm', max_tokens: 1 }, 'messages', 'messages: Field required'],
     [{ model: 'm', max_tokens: 1, messages: [] }, 'messages', 'at least one message'],
     [
-      { model: 'm', max_tokens: 1, messages: [{ role: 'system', content: 'x' }] },
+      { model: 'm', max_tokens: 1, messages: [{ role: 'tool', content: 'x' }] },
       'messages.0.role',
-      "'user' or 'assistant'",
+      "'user', 'assistant' or 'system'",
+    ],
+    [
+      { model: 'm', max_tokens: 1, messages: [...hello, { role: 'system', content: [{ type: 'text' }] }] },
+      'messages.1.content.0.text',
+      'Field required',
     ],
     [{ model: 'm', max_tokens: 1, messages: [{ role: 'user' }] }, 'messages.0.content', 'Field required'],
     [
