@@ -58,6 +58,11 @@ export interface UpstreamBehaviour {
   streamUsage?: 'asked' | 'never' | 'always';
   /** answer exactly this instead (a cut or malformed answer): status 200 and JSON unless said otherwise */
   raw?: { status?: number; contentType?: string; body: string };
+  /**
+   * the tool the model calls when tools are offered, until a tool result is in the conversation; then it
+   * answers the words (an agent's loop). Without it: the first tool offered, with `{"city":"Paris"}`, always.
+   */
+  toolCall?: { name: string; arguments: string };
 }
 
 export interface OpenAIUpstream {
@@ -129,10 +134,18 @@ function transcriptionUsageOf(behaviour: UpstreamBehaviour) {
   };
 }
 
-/** The model's answer: a tool call when tools were offered, else the behaviour's words. */
+/** Whether the model calls a tool now: tools were offered and, in a scripted loop, no result is in yet. */
+function isCallingTool(upstream: OpenAIUpstream, body: Record<string, unknown>): boolean {
+  if (!Array.isArray(body.tools) || body.tools.length === 0) return false;
+  const messages = Array.isArray(body.messages) ? (body.messages as Array<{ role?: unknown }>) : [];
+  return !upstream.behaviour.toolCall || !messages.some((message) => message.role === 'tool');
+}
+
+/** The model's answer: a tool call when it calls one (isCallingTool), else the behaviour's words. */
 function chatMessage(upstream: OpenAIUpstream, body: Record<string, unknown>) {
-  const tools = Array.isArray(body.tools) ? (body.tools as Array<{ function?: { name?: string } }>) : [];
-  if (tools.length > 0) {
+  if (isCallingTool(upstream, body)) {
+    const [first] = body.tools as Array<{ function?: { name?: string } }>;
+    const scripted = upstream.behaviour.toolCall;
     return {
       role: 'assistant',
       content: null,
@@ -140,7 +153,10 @@ function chatMessage(upstream: OpenAIUpstream, body: Record<string, unknown>) {
         {
           id: 'call_1',
           type: 'function',
-          function: { name: tools[0].function?.name ?? 'tool', arguments: '{"city":"Paris"}' },
+          function: {
+            name: scripted?.name ?? first.function?.name ?? 'tool',
+            arguments: scripted?.arguments ?? '{"city":"Paris"}',
+          },
         },
       ],
     };
@@ -193,7 +209,7 @@ async function streamChat(
     if (isClosed) return;
   }
   const write = (payload: unknown) => response.write(`data: ${JSON.stringify(payload)}\n\n`);
-  const tools = Array.isArray(body.tools) && body.tools.length > 0;
+  const tools = isCallingTool(upstream, body);
   if (isChat) write(chunk({ delta: { role: 'assistant', content: '' }, finish_reason: null }));
   if (tools) {
     const message = chatMessage(upstream, body);
