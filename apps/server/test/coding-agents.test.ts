@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { LogType } from '@gatehouse/shared';
 import { startOpenAIUpstream, type OpenAIUpstream } from './support/openai-upstream';
 import { startRelayKit, type RelayKit } from './support/relay-kit';
 
@@ -70,14 +69,22 @@ function upstreamMessages(index: number): Array<Record<string, unknown>> {
   return upstream.received[index].json?.messages as Array<Record<string, unknown>>;
 }
 
-async function consumeLogs(userId: number) {
-  await kit.settle();
-  return kit.test.context.db
-    .selectFrom('logs')
-    .selectAll()
-    .where('type', '=', LogType.consume)
-    .where('user_id', '=', userId)
-    .execute();
+/** What the first request offered the model: its function tools' names and its messages' roles. */
+function firstAsked(): { tools: string[]; roles: unknown[] } {
+  const tools = (upstream.received[0].json?.tools ?? []) as Array<{ function: { name: string } }>;
+  return {
+    tools: tools.map((tool) => tool.function.name),
+    roles: upstreamMessages(0).map((message) => message.role),
+  };
+}
+
+/** The second request gave the model the tool's result as a tool message; both requests were billed. */
+async function expectResultReachedModel(callId: string | undefined, userId: number): Promise<void> {
+  const result = upstreamMessages(1).at(-1) as { role: string; tool_call_id?: string; content: string };
+  expect(result.role).toBe('tool');
+  if (callId !== undefined) expect(result.tool_call_id).toBe(callId);
+  expect(result.content).toContain(MARKER);
+  expect(await kit.consumeLogs(userId)).toHaveLength(2);
 }
 
 describe('Claude Code (Anthropic Messages) on another vendor’s model', () => {
@@ -166,12 +173,7 @@ describe('Claude Code (Anthropic Messages) on another vendor’s model', () => {
       stop_reason: 'tool_use',
     });
     // The model got the tools as functions and the system text, the mid-conversation one in its place.
-    const asked = upstream.received[0].json ?? {};
-    expect((asked.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name)).toEqual([
-      'Bash',
-      'Read',
-    ]);
-    expect(upstreamMessages(0).map((message) => message.role)).toEqual(['system', 'user', 'system']);
+    expect(firstAsked()).toEqual({ tools: ['Bash', 'Read'], roles: ['system', 'user', 'system'] });
 
     const second = await streamEvents(
       '/v1/messages?beta=true',
@@ -204,12 +206,7 @@ describe('Claude Code (Anthropic Messages) on another vendor’s model', () => {
     expect(second.find((event) => event.type === 'message_delta')?.delta).toMatchObject({
       stop_reason: 'end_turn',
     });
-    expect(upstreamMessages(1).at(-1)).toMatchObject({
-      role: 'tool',
-      tool_call_id: toolUse.id,
-      content: MARKER,
-    });
-    expect(await consumeLogs(userId)).toHaveLength(2);
+    await expectResultReachedModel(toolUse.id, userId);
   });
 });
 
@@ -305,11 +302,7 @@ describe('Codex CLI (OpenAI Responses) on a chat-completions model', () => {
     });
     expect(first.at(-1)?.type).toBe('response.completed');
     // Function tools reach the chat model; OpenAI's own tools (namespace, web_search) only a Responses upstream runs.
-    const asked = upstream.received[0].json ?? {};
-    expect((asked.tools as Array<{ function: { name: string } }>).map((tool) => tool.function.name)).toEqual([
-      'exec_command',
-    ]);
-    expect(upstreamMessages(0).map((message) => message.role)).toEqual(['developer', 'user', 'user']);
+    expect(firstAsked()).toEqual({ tools: ['exec_command'], roles: ['developer', 'user', 'user'] });
 
     const second = await streamEvents(
       '/v1/responses',
@@ -332,12 +325,7 @@ describe('Codex CLI (OpenAI Responses) on a chat-completions model', () => {
     };
     const message = done.output.find((item) => item.type === 'message');
     expect(message?.content?.[0].text).toBe(`The tool said: ${MARKER}`);
-    expect(upstreamMessages(1).at(-1)).toMatchObject({
-      role: 'tool',
-      tool_call_id: call.call_id,
-      content: MARKER,
-    });
-    expect(await consumeLogs(userId)).toHaveLength(2);
+    await expectResultReachedModel(call.call_id, userId);
   });
 });
 
@@ -428,9 +416,6 @@ describe('Gemini CLI (Gemini API) on a chat-completions model', () => {
       .map((part) => part.text ?? '')
       .join('');
     expect(words).toBe(`The tool said: ${MARKER}`);
-    const result = upstreamMessages(1).at(-1) as { role: string; content: string };
-    expect(result.role).toBe('tool');
-    expect(result.content).toContain(MARKER);
-    expect(await consumeLogs(userId)).toHaveLength(2);
+    await expectResultReachedModel(call.id, userId);
   });
 });

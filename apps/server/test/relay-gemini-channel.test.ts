@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ChannelType, LogType } from '@gatehouse/shared';
+import { ChannelType } from '@gatehouse/shared';
 import {
   GEMINI_STAND_IN_KEY,
   geminiErrors,
@@ -44,14 +44,9 @@ async function newClient(quota = 1_000_000) {
 
 /** The user's last consumption log (a request of an earlier test may settle later: it counts tokens). */
 async function lastLog(userId: number) {
-  await kit.settle();
-  return kit.test.context.db
-    .selectFrom('logs')
-    .selectAll()
-    .where('type', '=', LogType.consume)
-    .where('user_id', '=', userId)
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
+  const [log] = await kit.consumeLogs(userId);
+  if (!log) throw new Error(`user ${userId} has no consumption log`);
+  return log;
 }
 
 describe('an OpenAI client on a Gemini channel', () => {

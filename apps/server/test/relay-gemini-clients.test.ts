@@ -1,6 +1,6 @@
 import { ApiError, GoogleGenAI, type Content } from '@google/genai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ChannelType, LogType } from '@gatehouse/shared';
+import { ChannelType } from '@gatehouse/shared';
 import { GEMINI_STAND_IN_KEY, startGeminiStandIn, type GeminiStandIn } from './support/gemini-stand-in';
 import { startOpenAIUpstream, type OpenAIUpstream } from './support/openai-upstream';
 import { startRelayKit, type RelayKit } from './support/relay-kit';
@@ -53,17 +53,6 @@ async function newClient(quota = 10_000_000) {
   const { key } = await kit.createKey(user.id);
   const client = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: kit.gatewayUrl } });
   return { user, key, client };
-}
-
-async function consumeLogs(userId: number) {
-  await kit.settle();
-  return kit.test.context.db
-    .selectFrom('logs')
-    .selectAll()
-    .where('type', '=', LogType.consume)
-    .where('user_id', '=', userId)
-    .orderBy('id', 'desc')
-    .execute();
 }
 
 const weather = {
@@ -133,7 +122,7 @@ describe.each(lanes)('a @google/genai client on $lane', ({ model, embeddingModel
         temperature: 0.5,
       });
     }
-    const [log] = await consumeLogs(user.id);
+    const [log] = await kit.consumeLogs(user.id);
     expect(log).toMatchObject({ model_name: model, prompt_tokens: prompt, completion_tokens: completion });
     expect(log.content).toContain('gemini client');
   });
@@ -157,7 +146,7 @@ describe.each(lanes)('a @google/genai client on $lane', ({ model, embeddingModel
         stream: true,
         stream_options: { include_usage: true },
       });
-    const [log] = await consumeLogs(user.id);
+    const [log] = await kit.consumeLogs(user.id);
     expect(log).toMatchObject({ prompt_tokens: prompt, completion_tokens: completion, is_stream: 1 });
   });
 
@@ -260,7 +249,7 @@ describe.each(lanes)('a @google/genai client on $lane', ({ model, embeddingModel
         encoding_format: 'float',
       });
     }
-    const logs = await consumeLogs(user.id);
+    const logs = await kit.consumeLogs(user.id);
     expect(logs).toHaveLength(2);
     expect(logs[0].model_name).toBe(embeddingModel);
   });
@@ -276,7 +265,7 @@ describe.each(lanes)('a @google/genai client on $lane', ({ model, embeddingModel
       expect(counted.totalTokens).toBeGreaterThan(4);
       expect(openAI.received).toHaveLength(0);
     }
-    expect(await consumeLogs(user.id)).toHaveLength(0);
+    expect(await kit.consumeLogs(user.id)).toHaveLength(0);
     expect(await kit.userQuota(user.id)).toBe(before);
   });
 

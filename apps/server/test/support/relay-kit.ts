@@ -1,11 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
-import { ChannelType, Role, TokenStatus } from '@gatehouse/shared';
+import { ChannelType, LogType, Role, TokenStatus } from '@gatehouse/shared';
 import { rewriteAbilities } from '../../src/channels/abilities';
 import { findRelayRuntime } from '../../src/relay/relay-runtime';
 import { hashPassword } from '../../src/auth/password';
 import { insertUser } from '../../src/users/user-repository';
-import type { UserRow } from '../../src/db/schema';
+import type { LogRow, UserRow } from '../../src/db/schema';
 import type { BuildAppOptions } from '../../src/app';
 import { createTestApp, type TestApp } from '../test-app';
 import type { OpenAIUpstream } from './openai-upstream';
@@ -48,6 +48,8 @@ export interface RelayKit {
   client(key: string): OpenAI;
   /** writes the batched settlements (counters, balance differences, logs) now */
   settle(): Promise<void>;
+  /** the user's consumption logs once the settlements are written, newest first */
+  consumeLogs(userId: number): Promise<LogRow[]>;
   userQuota(userId: number): Promise<number>;
   close(): Promise<void>;
 }
@@ -134,6 +136,16 @@ export async function startRelayKit(
     },
     async settle() {
       await findRelayRuntime(test.context)?.ledger.flush();
+    },
+    async consumeLogs(userId) {
+      await findRelayRuntime(test.context)?.ledger.flush();
+      return test.context.db
+        .selectFrom('logs')
+        .selectAll()
+        .where('type', '=', LogType.consume)
+        .where('user_id', '=', userId)
+        .orderBy('id', 'desc')
+        .execute();
     },
     async userQuota(userId) {
       const row = await db
