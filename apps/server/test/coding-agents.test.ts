@@ -78,10 +78,20 @@ function firstAsked(): { tools: string[]; roles: unknown[] } {
   };
 }
 
-/** The second request gave the model the tool's result as a tool message; both requests were billed. */
-async function expectResultReachedModel(callId: string | undefined, userId: number): Promise<void> {
-  const result = upstreamMessages(1).at(-1) as { role: string; tool_call_id?: string; content: string };
+/**
+ * The second request gave the model its call back and the tool's result as a tool message answering that call
+ * (`callId`: the id the agent saw, when the gateway keeps it as it is); both requests were billed.
+ */
+async function expectResultReachedModel(userId: number, callId?: string): Promise<void> {
+  const [call, result] = upstreamMessages(1).slice(-2) as Array<{
+    role: string;
+    tool_calls?: Array<{ id: string }>;
+    tool_call_id?: string;
+    content: string;
+  }>;
+  expect(call.role).toBe('assistant');
   expect(result.role).toBe('tool');
+  expect(result.tool_call_id).toBe(call.tool_calls?.[0].id);
   if (callId !== undefined) expect(result.tool_call_id).toBe(callId);
   expect(result.content).toContain(MARKER);
   expect(await kit.consumeLogs(userId)).toHaveLength(2);
@@ -206,7 +216,7 @@ describe('Claude Code (Anthropic Messages) on another vendor’s model', () => {
     expect(second.find((event) => event.type === 'message_delta')?.delta).toMatchObject({
       stop_reason: 'end_turn',
     });
-    await expectResultReachedModel(toolUse.id, userId);
+    await expectResultReachedModel(userId, toolUse.id);
   });
 });
 
@@ -325,7 +335,7 @@ describe('Codex CLI (OpenAI Responses) on a chat-completions model', () => {
     };
     const message = done.output.find((item) => item.type === 'message');
     expect(message?.content?.[0].text).toBe(`The tool said: ${MARKER}`);
-    await expectResultReachedModel(call.call_id, userId);
+    await expectResultReachedModel(userId, call.call_id);
   });
 });
 
@@ -416,6 +426,7 @@ describe('Gemini CLI (Gemini API) on a chat-completions model', () => {
       .map((part) => part.text ?? '')
       .join('');
     expect(words).toBe(`The tool said: ${MARKER}`);
-    await expectResultReachedModel(call.id, userId);
+    // Gemini's thought signature rides in the call's id on the way to a chat model (gemini-tool-call-id.ts).
+    await expectResultReachedModel(userId);
   });
 });
