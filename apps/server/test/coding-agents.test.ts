@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ChannelType } from '@gatehouse/shared';
 import { startOpenAIUpstream, type OpenAIUpstream } from './support/openai-upstream';
 import { startRelayKit, type RelayKit } from './support/relay-kit';
 
@@ -15,13 +16,18 @@ let upstream: OpenAIUpstream;
 
 const MODEL = 'gpt-5-mini';
 const GEMINI_MODEL = 'gemini-2.5-pro';
+const MISTRAL_MODEL = 'devstral-medium-latest';
 const MARKER = 'gatehouse-tool-ok';
 
 beforeAll(async () => {
   upstream = await startOpenAIUpstream('agent-model');
   kit = await startRelayKit();
   await kit.createChannel({ upstream, models: `${MODEL},${GEMINI_MODEL}` });
-  await kit.test.context.options.set('ModelRatio', JSON.stringify({ [MODEL]: 0.125, [GEMINI_MODEL]: 0.625 }));
+  await kit.createChannel({ type: ChannelType.mistral, upstream, models: MISTRAL_MODEL });
+  await kit.test.context.options.set(
+    'ModelRatio',
+    JSON.stringify({ [MODEL]: 0.125, [GEMINI_MODEL]: 0.625, [MISTRAL_MODEL]: 0.2 }),
+  );
 });
 afterAll(async () => {
   await kit.close();
@@ -79,10 +85,10 @@ function firstAsked(): { tools: string[]; roles: unknown[] } {
 }
 
 /**
- * The second request gave the model its call back and the tool's result as a tool message answering that call
- * (`callId`: the id the agent saw, when the gateway keeps it as it is); both requests were billed.
+ * The second request gave the model its call back (with the id the agent saw) and the tool's result as a tool
+ * message answering that call; both requests were billed.
  */
-async function expectResultReachedModel(userId: number, callId?: string): Promise<void> {
+async function expectResultReachedModel(userId: number, callId: string | undefined): Promise<void> {
   const [call, result] = upstreamMessages(1).slice(-2) as Array<{
     role: string;
     tool_calls?: Array<{ id: string }>;
@@ -91,8 +97,8 @@ async function expectResultReachedModel(userId: number, callId?: string): Promis
   }>;
   expect(call.role).toBe('assistant');
   expect(result.role).toBe('tool');
-  expect(result.tool_call_id).toBe(call.tool_calls?.[0].id);
-  if (callId !== undefined) expect(result.tool_call_id).toBe(callId);
+  expect(call.tool_calls?.[0].id).toBe(callId);
+  expect(result.tool_call_id).toBe(callId);
   expect(result.content).toContain(MARKER);
   expect(await kit.consumeLogs(userId)).toHaveLength(2);
 }
@@ -426,7 +432,41 @@ describe('Gemini CLI (Gemini API) on a chat-completions model', () => {
       .map((part) => part.text ?? '')
       .join('');
     expect(words).toBe(`The tool said: ${MARKER}`);
-    // Gemini's thought signature rides in the call's id on the way to a chat model (gemini-tool-call-id.ts).
-    await expectResultReachedModel(userId);
+    // The thought signature Gemini CLI puts on the call rides in the canonical id and is dropped for the chat model.
+    await expectResultReachedModel(userId, call.id);
+  });
+});
+
+describe('a conversation that moves to Mistral', () => {
+  it('gets tool call ids Mistral takes (nine letters and digits), the call and its result still paired', async () => {
+    // Claude Code after /model: the history's ids are Anthropic's, which Mistral refuses with a 400.
+    const { key } = await newKey();
+    const anthropicId = 'toolu_01A09q90qw90lq917835lq9';
+    const events = await streamEvents(
+      '/v1/messages',
+      { 'x-api-key': key, 'anthropic-version': '2023-06-01' },
+      {
+        model: MISTRAL_MODEL,
+        max_tokens: 1000,
+        stream: true,
+        messages: [
+          { role: 'user', content: 'run the marker command' },
+          {
+            role: 'assistant',
+            content: [{ type: 'tool_use', id: anthropicId, name: 'Bash', input: { command: 'echo hi' } }],
+          },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: anthropicId, content: MARKER }] },
+        ],
+      },
+    );
+    expect(events.find((event) => event.type === 'message_stop')).toBeDefined();
+    expect(upstream.received[0].url).toBe('/v1/chat/completions');
+    const [, call, result] = upstreamMessages(0) as Array<{
+      tool_calls?: Array<{ id: string }>;
+      tool_call_id?: string;
+    }>;
+    const id = call.tool_calls?.[0].id;
+    expect(id).toMatch(/^[A-Za-z0-9]{9}$/);
+    expect(result.tool_call_id).toBe(id);
   });
 });

@@ -12,6 +12,10 @@ import {
   convertToBedrockUserBlocks,
   toCachePoint,
 } from './convert-to-bedrock-content';
+import { fitToolCallId, type ToolCallIdRule } from '../shared/fit-tool-call-id';
+
+/** Converse's toolUseId: 1 to 64 of letters, digits, _ and - (ToolUseBlock in the Bedrock API reference). */
+const BEDROCK_TOOL_USE_IDS: ToolCallIdRule = { maxLength: 64, pattern: /^[A-Za-z0-9_-]+$/ };
 
 function convertSystemBlocks(content: string | TextPart[]): BedrockSystemBlock[] {
   if (typeof content === 'string') return content === '' ? [] : [{ text: content }];
@@ -52,7 +56,9 @@ function convertAssistantBlocks(message: AssistantMessage): BedrockContentBlock[
   }
   for (const call of message.tool_calls ?? []) {
     const input = parseToolArguments(call.id, call.function.arguments);
-    blocks.push({ toolUse: { toolUseId: call.id, name: call.function.name, input } });
+    blocks.push({
+      toolUse: { toolUseId: fitToolCallId(call.id, BEDROCK_TOOL_USE_IDS), name: call.function.name, input },
+    });
   }
   return blocks;
 }
@@ -70,7 +76,8 @@ function convertToolResult(message: ToolMessage): BedrockContentBlock[] {
   // status is sent only for failures: success is the default, and some models on Bedrock refuse the field
   // (ToolResultBlock in the API reference names Claude and Nova as the models that read it).
   const status = message.is_error ? { status: 'error' as const } : {};
-  return [{ toolResult: { toolUseId: message.tool_call_id, content, ...status } }, ...toCachePoint(mark)];
+  const toolUseId = fitToolCallId(message.tool_call_id, BEDROCK_TOOL_USE_IDS);
+  return [{ toolResult: { toolUseId, content, ...status } }, ...toCachePoint(mark)];
 }
 
 /**

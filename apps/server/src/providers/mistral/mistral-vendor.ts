@@ -35,7 +35,9 @@ const prices: Readonly<Record<string, ModelPrice>> = {
 };
 
 /**
- * Mistral AI: the OpenAI format under /v1 (https://docs.mistral.ai/api/).
+ * Mistral AI: the OpenAI format under /v1 (https://docs.mistral.ai/api/). It refuses a conversation whose tool
+ * call ids are not nine letters and digits ("Tool call id was … but must be a-z, A-Z, 0-9, with a length of
+ * 9"), which ids made by any other vendor are not.
  */
 export const mistralVendor: VendorDescriptor = openAICompatibleVendor({
   wireFormat: 'mistral',
@@ -43,4 +45,5 @@ export const mistralVendor: VendorDescriptor = openAICompatibleVendor({
   offers: ['embeddings'],
   models,
   prices,
+  toolCallIds: { maxLength: 9, pattern: /^[A-Za-z0-9]{9}$/ },
 });

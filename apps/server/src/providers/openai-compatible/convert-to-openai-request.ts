@@ -1,3 +1,4 @@
+import { OPENAI_TOOL_CALL_IDS, fitToolCallId, type ToolCallIdRule } from '../shared/fit-tool-call-id';
 import type {
   AssistantMessage,
   ChatMessage,
@@ -48,7 +49,7 @@ function convertUserPart(part: UserContentPart): Json {
  * are Anthropic's and Gemini's (DeepSeek even refuses its own reasoning_content sent back), so they are left
  * out.
  */
-function convertAssistant(message: AssistantMessage): Json {
+function convertAssistant(message: AssistantMessage, fitId: (id: string) => string): Json {
   const converted: Json = { role: 'assistant' };
   const { content } = message;
   if (Array.isArray(content)) {
@@ -60,29 +61,35 @@ function convertAssistant(message: AssistantMessage): Json {
   } else {
     converted.content = content ?? null;
   }
-  if (message.tool_calls?.length) converted.tool_calls = message.tool_calls;
+  if (message.tool_calls?.length) {
+    converted.tool_calls = message.tool_calls.map((call) => {
+      const id = fitId(call.id);
+      return id === call.id ? call : { ...call, id };
+    });
+  }
   if (message.refusal) converted.refusal = message.refusal;
   if (message.name) converted.name = message.name;
   return converted;
 }
 
 /** OpenAI takes text only in a tool result; is_error has no field there, the text says what went wrong. */
-function convertTool(message: ToolMessage, vendor: string): Json {
+function convertTool(message: ToolMessage, vendor: string, fitId: (id: string) => string): Json {
   const { content } = message;
+  const toolCallId = fitId(message.tool_call_id);
   if (typeof content === 'string') {
-    return { role: 'tool', tool_call_id: message.tool_call_id, content };
+    return { role: 'tool', tool_call_id: toolCallId, content };
   }
   if (content.some((part): part is ImagePart => part.type === 'image_url')) {
     throw new UnsupportedOptionError(vendor, 'images in tool results');
   }
   return {
     role: 'tool',
-    tool_call_id: message.tool_call_id,
+    tool_call_id: toolCallId,
     content: content.map((part) => plainText(part as TextPart)),
   };
 }
 
-function convertMessage(message: ChatMessage, vendor: string): Json {
+function convertMessage(message: ChatMessage, vendor: string, fitId: (id: string) => string): Json {
   switch (message.role) {
     case 'system':
     case 'developer':
@@ -98,9 +105,9 @@ function convertMessage(message: ChatMessage, vendor: string): Json {
         ...(message.name ? { name: message.name } : {}),
       };
     case 'assistant':
-      return convertAssistant(message);
+      return convertAssistant(message, fitId);
     case 'tool':
-      return convertTool(message, vendor);
+      return convertTool(message, vendor, fitId);
   }
 }
 
@@ -121,13 +128,19 @@ export interface OpenAIRequestOptions {
   askStreamUsage: boolean;
   /** the vendor's name, for UnsupportedOptionError */
   vendor: string;
+  /** the tool call ids the vendor takes back (OpenAI's unless told) */
+  toolCallIds?: ToolCallIdRule;
 }
 
 /** A canonical chat request as OpenAI's chat completions body. */
 export function convertToOpenAIRequest(request: ChatRequest, options: OpenAIRequestOptions): Json {
   const body: Json = {
     model: options.upstreamModel,
-    messages: request.messages.map((message) => convertMessage(message, options.vendor)),
+    messages: request.messages.map((message) =>
+      convertMessage(message, options.vendor, (id) =>
+        fitToolCallId(id, options.toolCallIds ?? OPENAI_TOOL_CALL_IDS),
+      ),
+    ),
   };
   for (const field of OPENAI_FIELDS) {
     if (request[field] !== undefined && request[field] !== null) body[field] = request[field];

@@ -1,3 +1,4 @@
+import type { ToolCallIdRule } from '../shared/fit-tool-call-id';
 import { entryOf, newWeakMap } from '../../map-entry';
 import type { ChatTranslator } from '../../canonical/translation';
 import type {
@@ -49,6 +50,8 @@ export interface OpenAICompatibleLayout {
   supportsStreamUsage(channel: ChannelCredentials): boolean;
   /** vendors without an endpoint leave it out, and the relay answers that the channel cannot serve it */
   omit?: readonly OpenAIEndpoint[];
+  /** the tool call ids it takes back, when stricter than OpenAI's */
+  toolCallIds?: ToolCallIdRule;
 }
 
 /** The common case: `{base}{prefix}/chat/completions` with a bearer key. */
@@ -171,6 +174,7 @@ function createOpenAIChatTranslator(layout: OpenAICompatibleLayout): ChatTransla
         isStream: input.isStream,
         askStreamUsage: layout.supportsStreamUsage(input.channel),
         vendor: layout.wireFormat,
+        toolCallIds: layout.toolCallIds,
       });
       return {
         url: layout.buildUrl(input.channel, openAIPaths.chat, input.upstreamModel),

@@ -1,3 +1,4 @@
+import type { ToolCallIdRule } from '../shared/fit-tool-call-id';
 import type { VendorDescriptor } from '../vendor-descriptor';
 import {
   createOpenAICompatibleAdapter,
@@ -17,6 +18,8 @@ export interface OpenAICompatibleVendorOptions {
   models: readonly string[];
   prices: VendorDescriptor['prices'];
   unpriced?: VendorDescriptor['unpriced'];
+  /** the tool call ids it takes back, when stricter than OpenAI's */
+  toolCallIds?: ToolCallIdRule;
 }
 
 /**
@@ -29,7 +32,11 @@ export function openAICompatibleVendor(options: OpenAICompatibleVendorOptions): 
     offers === 'all' ? [] : openAIEndpointsBeyondChat.filter((endpoint) => !offers.includes(endpoint));
   return {
     isSupported: true,
-    adapter: createOpenAICompatibleAdapter({ ...prefixedLayout(options.wireFormat, options.prefix), omit }),
+    adapter: createOpenAICompatibleAdapter({
+      ...prefixedLayout(options.wireFormat, options.prefix),
+      omit,
+      toolCallIds: options.toolCallIds,
+    }),
     keyFormat: options.keyFormat ?? 'API key',
     models: options.models,
     prices: options.prices,
