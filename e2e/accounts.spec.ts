@@ -83,7 +83,10 @@ test('a user binds an e-mail, resets the forgotten password from the mailed link
 
   await page.getByRole('link', { name: 'Reset it' }).click();
   await expect(page).toHaveURL(/\/reset$/);
-  await page.getByLabel('Email').fill(email);
+  // The URL changes before the lazily loaded page replaces the login form, whose "Username or email" field a
+  // loose 'Email' label would also match: wait for the reset page itself.
+  await expect(page.getByRole('heading', { name: 'Reset password' })).toBeVisible();
+  await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByRole('button', { name: 'Submit' }).click();
   await expectToast(page, 'Reset email sent successfully, please check your mailbox!');
   await expect(page.getByRole('button', { name: /^retry \(\d+\)$/ })).toBeDisabled();
