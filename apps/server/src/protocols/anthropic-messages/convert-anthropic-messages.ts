@@ -30,18 +30,34 @@ import {
  * channel with the client's body on the pass-through lane.
  */
 
-export function convertAnthropicSystem(system: unknown): ChatMessage[] {
-  if (system === undefined || system === null) return [];
-  if (typeof system === 'string') return system === '' ? [] : [{ role: 'system', content: system }];
-  const blocks = requireArray(system, 'system');
+/**
+ * System text, as a string or text blocks: one canonical system message, null when no text is left. A block
+ * of another type goes to `other` (the top-level `system` refuses it; a system turn keeps it for the
+ * pass-through lane).
+ */
+function convertSystemContent(
+  content: unknown,
+  path: string,
+  other: (block: Json, at: string) => void,
+): ChatMessage | null {
+  if (typeof content === 'string') return content === '' ? null : { role: 'system', content };
+  const blocks = requireArray(content, path);
   const parts: TextPart[] = [];
   for (let index = 0; index < blocks.length; index += 1) {
-    const path = `system.${index}`;
-    const block = requireObject(blocks[index], path);
-    if (block.type !== 'text') throw invalidField(`${path}.type`, "Input should be 'text'");
-    parts.push(convertAnthropicText(block, path));
+    const at = `${path}.${index}`;
+    const block = requireObject(blocks[index], at);
+    if (block.type === 'text') parts.push(convertAnthropicText(block, at));
+    else other(block, at);
   }
-  return parts.length > 0 ? [{ role: 'system', content: parts }] : [];
+  return parts.length > 0 ? { role: 'system', content: parts } : null;
+}
+
+export function convertAnthropicSystem(system: unknown): ChatMessage[] {
+  if (system === undefined || system === null) return [];
+  const message = convertSystemContent(system, 'system', (_block, at) => {
+    throw invalidField(`${at}.type`, "Input should be 'text'");
+  });
+  return message ? [message] : [];
 }
 
 function convertToolResult(block: Json, path: string): ToolMessage {
@@ -156,19 +172,10 @@ function convertAssistantTurn(content: unknown[], path: string): AssistantMessag
  * A system message inside the conversation (Anthropic's mid-conversation system messages, which Claude Code
  * sends for models it does not know): its text, in place. Its other blocks (tool_addition, tool_removal …)
  * have no canonical form and reach an Anthropic channel with the client's body; translators move system
- * text where their vendor keeps it. Null when no text is left.
+ * text where their vendor keeps it.
  */
 function convertSystemTurn(content: unknown, path: string): ChatMessage | null {
-  if (typeof content === 'string') return content === '' ? null : { role: 'system', content };
-  const blocks = requireArray(content, path);
-  const parts: TextPart[] = [];
-  for (let index = 0; index < blocks.length; index += 1) {
-    const at = `${path}.${index}`;
-    const block = requireObject(blocks[index], at);
-    if (block.type === 'text') parts.push(convertAnthropicText(block, at));
-    else requireString(block.type, `${at}.type`);
-  }
-  return parts.length > 0 ? { role: 'system', content: parts } : null;
+  return convertSystemContent(content, path, (block, at) => requireString(block.type, `${at}.type`));
 }
 
 export function convertAnthropicMessages(messages: unknown): ChatMessage[] {

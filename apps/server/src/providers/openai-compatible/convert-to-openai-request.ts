@@ -134,13 +134,11 @@ export interface OpenAIRequestOptions {
 
 /** A canonical chat request as OpenAI's chat completions body. */
 export function convertToOpenAIRequest(request: ChatRequest, options: OpenAIRequestOptions): Json {
+  const idRule = options.toolCallIds ?? OPENAI_TOOL_CALL_IDS;
+  const fitId = (id: string) => fitToolCallId(id, idRule);
   const body: Json = {
     model: options.upstreamModel,
-    messages: request.messages.map((message) =>
-      convertMessage(message, options.vendor, (id) =>
-        fitToolCallId(id, options.toolCallIds ?? OPENAI_TOOL_CALL_IDS),
-      ),
-    ),
+    messages: request.messages.map((message) => convertMessage(message, options.vendor, fitId)),
   };
   for (const field of OPENAI_FIELDS) {
     if (request[field] !== undefined && request[field] !== null) body[field] = request[field];
