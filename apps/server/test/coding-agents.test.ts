@@ -188,8 +188,12 @@ describe('Codex CLI (OpenAI Responses) on a chat-completions model', () => {
       arguments: JSON.stringify({ cmd: `echo ${MARKER}` }),
     });
     expect(first.at(-1)?.type).toBe('response.completed');
-    // Function tools reach the chat model; OpenAI's own tools (namespace, web_search) only a Responses upstream runs.
-    expect(firstAsked()).toEqual({ tools: ['exec_command'], roles: ['developer', 'user', 'user'] });
+    // Function tools reach the chat model, a custom tool as a function of one string, a namespace's tools as
+    // namespace__name; OpenAI's own tools (tool_search, web_search) do not.
+    expect(firstAsked()).toEqual({
+      tools: ['exec_command', 'apply_patch', 'multi_agent_v1__spawn_agent'],
+      roles: ['developer', 'user', 'user'],
+    });
 
     const second = await streamEvents(
       '/v1/responses',
@@ -212,6 +216,48 @@ describe('Codex CLI (OpenAI Responses) on a chat-completions model', () => {
     };
     const message = done.output.find((item) => item.type === 'message');
     expect(message?.content?.[0].text).toBe(`The tool said: ${MARKER}`);
+    await expectResultReachedModel(userId, call.call_id);
+  });
+});
+
+describe('Codex CLI’s custom apply_patch tool on a chat-completions model', () => {
+  const { headers, body, firstInput } = codex;
+  const patch = `*** Begin Patch\n*** Add File: marker.txt\n+${MARKER}\n*** End Patch\n`;
+
+  it('comes back as a custom_tool_call, and its output reaches the model as the call’s result', async () => {
+    const { key, userId } = await newKey();
+    upstream.behaviour.toolCall = { name: 'apply_patch', arguments: JSON.stringify({ input: patch }) };
+    const first = await streamEvents('/v1/responses', headers(key), body(firstInput));
+    const call = first.find(
+      (event) =>
+        event.type === 'response.output_item.done' &&
+        (event.item as { type?: string }).type === 'custom_tool_call',
+    )?.item as { name: string; input: string; call_id: string };
+    expect(call).toMatchObject({ name: 'apply_patch', input: patch });
+    expect(first.find((event) => event.type === 'response.custom_tool_call_input.done')).toMatchObject({
+      input: patch,
+    });
+
+    await streamEvents(
+      '/v1/responses',
+      headers(key),
+      body([
+        ...firstInput,
+        {
+          type: 'custom_tool_call',
+          id: 'ctc_1',
+          name: 'apply_patch',
+          input: call.input,
+          call_id: call.call_id,
+        },
+        { type: 'custom_tool_call_output', call_id: call.call_id, output: `Success. ${MARKER}` },
+      ]),
+    );
+    const [asked] = upstreamMessages(1).slice(-2) as Array<{ tool_calls: Array<{ function: unknown }> }>;
+    expect(asked.tool_calls[0].function).toEqual({
+      name: 'apply_patch',
+      arguments: JSON.stringify({ input: patch }),
+    });
     await expectResultReachedModel(userId, call.call_id);
   });
 });

@@ -131,6 +131,22 @@ function codexShapes() {
         },
       },
       {
+        type: 'custom',
+        name: 'apply_patch',
+        description: 'Edits files. This is a FREEFORM tool, so do not wrap the patch in JSON.',
+        format: {
+          type: 'grammar',
+          syntax: 'lark',
+          definition: 'start: begin_patch hunk+ end_patch\nbegin_patch: "*** Begin Patch" LF',
+        },
+      },
+      {
+        type: 'tool_search',
+        execution: 'client',
+        description: 'Searches deferred tools.',
+        parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+      },
+      {
         type: 'namespace',
         name: 'multi_agent_v1',
         description: 'Tools for sub-agents.',

@@ -8,6 +8,7 @@ import type {
   ToolMessage,
 } from '../../canonical/chat';
 import { convertInputPart, convertInstructionPart, convertToolOutputPart } from './convert-responses-content';
+import { chatToolName, customToolArguments } from './convert-responses-tools';
 import {
   invalidField,
   isJsonObject,
@@ -95,14 +96,22 @@ function convertUserOrSystemMessage(item: JsonObject, role: unknown, param: stri
   throw invalidField(`${param}.role`, `${param}.role must be one of user, assistant, system, developer`);
 }
 
-function convertFunctionCall(item: JsonObject, param: string): ToolCall {
+/**
+ * A function_call item, or a custom_tool_call item as a call of the function tool standing in for its custom
+ * tool (convert-responses-tools.ts); a namespace's tool by its namespace__name.
+ */
+function convertToolCall(item: JsonObject, param: string, isCustom: boolean): ToolCall {
   const callId = readRequiredString(item, 'call_id', `${param}.call_id`);
   const name = readRequiredString(item, 'name', `${param}.name`);
-  const args = readString(item, 'arguments', `${param}.arguments`) ?? '';
-  return { id: callId, type: 'function', function: { name, arguments: args } };
+  const namespace = readString(item, 'namespace', `${param}.namespace`);
+  const args = isCustom
+    ? customToolArguments(readString(item, 'input', `${param}.input`) ?? '')
+    : (readString(item, 'arguments', `${param}.arguments`) ?? '');
+  return { id: callId, type: 'function', function: { name: chatToolName(name, namespace), arguments: args } };
 }
 
-function convertFunctionCallOutput(item: JsonObject, param: string): ToolMessage {
+/** A function_call_output or custom_tool_call_output item as the tool message answering its call. */
+function convertToolCallOutput(item: JsonObject, param: string): ToolMessage {
   const callId = readRequiredString(item, 'call_id', `${param}.call_id`);
   const { output } = item;
   if (typeof output === 'string') return { role: 'tool', tool_call_id: callId, content: output };
@@ -150,8 +159,9 @@ function itemTypeOf(item: JsonObject, param: string): string {
 
 /**
  * A Responses `input` as canonical messages. Consecutive reasoning, assistant message and function_call items
- * form one assistant message (thinking, text, tool calls: the order chat and the vendors keep);
- * function_call_output items become tool messages. Items of OpenAI's built-in tools (web_search_call,
+ * form one assistant message (thinking, text, tool calls: the order chat and the vendors keep; a custom tool's
+ * call is a call of the function standing in for it); function_call_output and custom_tool_call_output items
+ * become tool messages. Items of OpenAI's built-in tools (web_search_call,
  * computer_call, mcp_call …) only an OpenAI upstream can use: they are dropped and named in the result.
  */
 export function convertResponsesInput(input: unknown): ConvertedInput {
@@ -188,11 +198,13 @@ export function convertResponsesInput(input: unknown): ConvertedInput {
         }
         return;
       case 'function_call':
-        turnAt(2).toolCalls.push(convertFunctionCall(item, param));
+      case 'custom_tool_call':
+        turnAt(2).toolCalls.push(convertToolCall(item, param, type === 'custom_tool_call'));
         return;
       case 'function_call_output':
+      case 'custom_tool_call_output':
         flush();
-        messages.push(convertFunctionCallOutput(item, param));
+        messages.push(convertToolCallOutput(item, param));
         return;
       case 'reasoning': {
         const thinking = convertReasoning(item, param);

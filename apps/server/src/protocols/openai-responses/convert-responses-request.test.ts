@@ -178,7 +178,7 @@ describe('a Responses request decoded into the canonical chat request', () => {
       ['computer_use_preview', 'openai-responses'],
       ['code_interpreter', 'openai-responses'],
       ['mcp', 'openai-responses'],
-      ['custom', 'openai-responses'],
+      ['function', false],
       ['local_shell', 'openai-responses'],
     ]);
     expect(decoded.chat.tool_choice).toEqual({ type: 'function', function: { name: 'get_weather' } });
@@ -382,5 +382,139 @@ describe('a Responses request decoded into the canonical chat request', () => {
     });
     expect(refusal({ model: 'm', input: 'x', prompt: { id: 'pmpt_1' } })).toMatchObject({ param: 'prompt' });
     expect(refusal({ model: 'm', input: [{ id: 'msg_1' }] })).toMatchObject({ param: 'input[0].id' });
+  });
+});
+
+describe('custom and namespaced tools (Codex’s apply_patch and sub-agent tools) for a model of any vendor', () => {
+  const grammar = 'start: begin_patch hunk+ end_patch';
+  const body: ResponseCreateParams = {
+    model: 'gpt-5.5',
+    input: 'Fix the bug',
+    tools: [
+      { type: 'function', name: 'exec_command', parameters: { type: 'object' }, strict: false },
+      {
+        type: 'custom',
+        name: 'apply_patch',
+        description: 'Edits files. This is a FREEFORM tool.',
+        format: { type: 'grammar', syntax: 'lark', definition: grammar },
+      },
+      {
+        type: 'namespace',
+        name: 'multi_agent_v1',
+        description: 'Sub-agents.',
+        tools: [
+          {
+            type: 'function',
+            name: 'spawn_agent',
+            description: 'Starts one.',
+            parameters: { type: 'object', properties: { message: { type: 'string' } } },
+          },
+          { type: 'custom', name: 'note' },
+        ],
+      },
+    ],
+  };
+
+  it('offers a custom tool as a function taking its input as one string, its grammar in the description', () => {
+    const decoded = decode(body);
+    expect(decoded.chat.tools?.[1]).toEqual({
+      type: 'function',
+      function: {
+        name: 'apply_patch',
+        description: `Edits files. This is a FREEFORM tool.\n\nThe input must follow this lark grammar:\n${grammar}`,
+        parameters: {
+          type: 'object',
+          properties: { input: { type: 'string', description: 'The input, as free-form text.' } },
+          required: ['input'],
+          additionalProperties: false,
+        },
+      },
+    });
+  });
+
+  it('offers a namespace’s tools as functions named namespace__name, and remembers where each came from', () => {
+    const decoded = decode(body);
+    expect(decoded.chat.tools?.map((tool) => ('function' in tool ? tool.function.name : tool.type))).toEqual([
+      'exec_command',
+      'apply_patch',
+      'multi_agent_v1__spawn_agent',
+      'multi_agent_v1__note',
+    ]);
+    expect(decoded.chat.tools?.[2]).toMatchObject({
+      function: { description: 'Starts one.', parameters: { properties: { message: { type: 'string' } } } },
+    });
+    expect([...decoded.toolOrigins]).toEqual([
+      ['apply_patch', { kind: 'custom', name: 'apply_patch', namespace: undefined }],
+      ['multi_agent_v1__spawn_agent', { kind: 'function', name: 'spawn_agent', namespace: 'multi_agent_v1' }],
+      ['multi_agent_v1__note', { kind: 'custom', name: 'note', namespace: 'multi_agent_v1' }],
+    ]);
+  });
+
+  it('names a chosen custom or namespaced tool as the model sees it', () => {
+    expect(
+      decode({ ...body, tool_choice: { type: 'custom', name: 'apply_patch' } }).chat.tool_choice,
+    ).toEqual({
+      type: 'function',
+      function: { name: 'apply_patch' },
+    });
+    const allowed = decode({
+      ...body,
+      tool_choice: {
+        type: 'allowed_tools',
+        mode: 'auto',
+        tools: [{ type: 'custom', name: 'apply_patch' }],
+      },
+    });
+    expect(allowed.chat.tools?.map((tool) => 'function' in tool && tool.function.name)).toEqual([
+      'apply_patch',
+    ]);
+    const namespaced = decode({
+      ...body,
+      tool_choice: { type: 'function', name: 'spawn_agent', namespace: 'multi_agent_v1' } as never,
+    });
+    expect(namespaced.chat.tool_choice).toEqual({
+      type: 'function',
+      function: { name: 'multi_agent_v1__spawn_agent' },
+    });
+  });
+
+  it('reads custom tool calls, their outputs and namespaced calls in the input as tool calls and results', () => {
+    const decoded = decode({
+      model: 'gpt-5.5',
+      input: [
+        { role: 'user', content: 'Fix the bug' },
+        { type: 'custom_tool_call', call_id: 'call_p', name: 'apply_patch', input: '*** Begin Patch\n' },
+        {
+          type: 'function_call',
+          call_id: 'call_s',
+          name: 'spawn_agent',
+          namespace: 'multi_agent_v1',
+          arguments: '{"message":"look"}',
+        },
+        { type: 'custom_tool_call_output', call_id: 'call_p', output: 'Done!' },
+        { type: 'function_call_output', call_id: 'call_s', output: 'agent-1' },
+      ],
+    });
+    expect(decoded.chat.messages.slice(1)).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_p',
+            type: 'function',
+            function: { name: 'apply_patch', arguments: JSON.stringify({ input: '*** Begin Patch\n' }) },
+          },
+          {
+            id: 'call_s',
+            type: 'function',
+            function: { name: 'multi_agent_v1__spawn_agent', arguments: '{"message":"look"}' },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_p', content: 'Done!' },
+      { role: 'tool', tool_call_id: 'call_s', content: 'agent-1' },
+    ]);
+    expect(decoded.droppedItemTypes).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import {
   convertResponsesTextFormat,
   convertResponsesToolChoice,
   convertResponsesTools,
+  type ResponsesToolOrigins,
 } from './convert-responses-tools';
 import {
   invalidField,
@@ -34,6 +35,8 @@ export interface ResponsesRequest {
   extraFields: JsonObject;
   /** input item types only an OpenAI upstream can use, dropped: for the log */
   droppedItemTypes: string[];
+  /** the custom and namespaced tools among the chat tools, to write the answer's calls of them back */
+  toolOrigins: ResponsesToolOrigins;
 }
 
 /** Fields read below; any other one goes to extraFields. */
@@ -182,7 +185,8 @@ export function convertResponsesRequest(body: JsonObject): ResponsesRequest {
 
   const toolList = readArray(body, 'tools') ?? [];
   const { toolChoice, isAllowed } = convertResponsesToolChoice(body.tool_choice);
-  const tools = convertResponsesTools(toolList).filter((tool) => !isAllowed || isAllowed(tool));
+  const converted = convertResponsesTools(toolList);
+  const tools = converted.tools.filter((tool) => !isAllowed || isAllowed(tool));
   const text = readObject(body, 'text');
   const responseFormat = convertResponsesTextFormat(text);
   const reasoning = readObject(body, 'reasoning');
@@ -245,6 +249,7 @@ export function convertResponsesRequest(body: JsonObject): ResponsesRequest {
     echo,
     extraFields,
     droppedItemTypes,
+    toolOrigins: converted.origins,
   };
 }
 

@@ -2,6 +2,7 @@ import type { ChatTool, FunctionTool, ResponseFormat, ToolChoice } from '../../c
 import {
   invalidField,
   isJsonObject,
+  readArray,
   readBoolean,
   readObject,
   readRequiredString,
@@ -15,8 +16,8 @@ import {
  * (https://platform.openai.com/docs/guides/function-calling).
  */
 
-function convertFunctionTool(tool: JsonObject, param: string): FunctionTool {
-  const name = readRequiredString(tool, 'name', `${param}.name`);
+function convertFunctionTool(tool: JsonObject, param: string, namespace?: string): FunctionTool {
+  const name = chatToolName(readRequiredString(tool, 'name', `${param}.name`), namespace);
   const description = readString(tool, 'description', `${param}.description`);
   const parameters = readObject(tool, 'parameters', `${param}.parameters`);
   // Responses defaults `strict` to true, chat to false. Only an explicit value is passed on: forcing strict
@@ -34,27 +35,146 @@ function convertFunctionTool(tool: JsonObject, param: string): FunctionTool {
 }
 
 /**
- * Function tools become chat function tools. Every other type (web_search, file_search, computer_use_preview,
- * code_interpreter, mcp, custom, local_shell, image_generation …) is one of OpenAI's built-in tools: it is
- * kept as a vendor tool of the 'openai-responses' protocol, which only a Responses upstream can run and
- * translators to other vendors drop.
+ * Where a chat function tool came from when it is not a plain function tool: a custom (free-form) tool, or a
+ * tool inside a namespace. The answer's calls of it are written back in that form.
  */
-export function convertResponsesTools(tools: unknown[]): ChatTool[] {
-  return tools.map((tool, index) => {
+export interface ResponsesToolOrigin {
+  kind: 'function' | 'custom';
+  /** the tool's own name */
+  name: string;
+  namespace?: string;
+}
+
+/** The origins of one request's tools, by the name the model sees; plain function tools are not in it. */
+export type ResponsesToolOrigins = ReadonlyMap<string, ResponsesToolOrigin>;
+
+export const NO_TOOL_ORIGINS: ResponsesToolOrigins = new Map();
+
+/**
+ * The name a model of another vendor sees for a tool inside a namespace: one word, as every vendor's function
+ * names must be (no dots). The answer's calls are mapped back through the request's origins, not by splitting.
+ */
+export function chatToolName(name: string, namespace: string | undefined): string {
+  return namespace === undefined ? name : `${namespace}__${name}`;
+}
+
+/** A custom tool's free-form input as the arguments of the function tool that stands in for it. */
+export function customToolArguments(input: string): string {
+  return JSON.stringify({ input });
+}
+
+/**
+ * The free-form input back from such arguments. A model that wrote something else than `{"input": "…"}` gets
+ * its text passed on as it is: the tool, not the gateway, says what is wrong with it.
+ */
+export function customToolInput(args: string): string {
+  try {
+    const parsed: unknown = JSON.parse(args);
+    if (isJsonObject(parsed) && typeof parsed.input === 'string') return parsed.input;
+  } catch {
+    // not JSON: the text itself
+  }
+  return args;
+}
+
+/**
+ * A custom tool as a function tool taking its input as one string. Its grammar (Codex's apply_patch has one),
+ * which only OpenAI enforces, goes into the description, so another vendor's model still learns the format.
+ */
+function convertCustomTool(tool: JsonObject, param: string, namespace: string | undefined): FunctionTool {
+  const name = readRequiredString(tool, 'name', `${param}.name`);
+  const description = readString(tool, 'description', `${param}.description`);
+  const format = readObject(tool, 'format', `${param}.format`);
+  const grammar = format?.type === 'grammar' && typeof format.definition === 'string' ? format : undefined;
+  const syntax = typeof grammar?.syntax === 'string' ? `${grammar.syntax} ` : '';
+  const described = [
+    description,
+    grammar && `The input must follow this ${syntax}grammar:\n${String(grammar.definition)}`,
+  ]
+    .filter((text) => text)
+    .join('\n\n');
+  return {
+    type: 'function',
+    function: {
+      name: chatToolName(name, namespace),
+      ...(described !== '' && { description: described }),
+      parameters: {
+        type: 'object',
+        properties: { input: { type: 'string', description: 'The input, as free-form text.' } },
+        required: ['input'],
+        additionalProperties: false,
+      },
+    },
+  };
+}
+
+interface ConvertedTools {
+  tools: ChatTool[];
+  origins: ResponsesToolOrigins;
+}
+
+/**
+ * Tools in their chat form. Function tools become chat function tools; a custom tool becomes a function tool
+ * taking its input as a string, and a namespace's tools become function tools named namespace__name, so that
+ * a model of any vendor can call them (Codex sends its apply_patch as a custom tool and its sub-agent tools in
+ * a namespace); `origins` says how to write their calls back. Every other type (web_search, file_search,
+ * computer_use_preview, code_interpreter, mcp, local_shell, image_generation, tool_search …) is one of
+ * OpenAI's built-in tools: it is kept as a vendor tool of the 'openai-responses' protocol, which translators
+ * to other vendors drop.
+ */
+export function convertResponsesTools(tools: unknown[]): ConvertedTools {
+  const converted: ChatTool[] = [];
+  const origins = new Map<string, ResponsesToolOrigin>();
+  const addTool = (tool: JsonObject, param: string, namespace?: string): boolean => {
+    const type = readRequiredString(tool, 'type', `${param}.type`);
+    if (type !== 'function' && type !== 'custom') return false;
+    const chatTool =
+      type === 'custom'
+        ? convertCustomTool(tool, param, namespace)
+        : convertFunctionTool(tool, param, namespace);
+    converted.push(chatTool);
+    if (type === 'custom' || namespace !== undefined) {
+      origins.set(chatTool.function.name, { kind: type, name: String(tool.name), namespace });
+    }
+    return true;
+  };
+  tools.forEach((tool, index) => {
     const param = `tools[${index}]`;
     if (!isJsonObject(tool)) throw invalidField(param, `${param} must be an object`);
-    const type = readRequiredString(tool, 'type', `${param}.type`);
-    if (type === 'function') return convertFunctionTool(tool, param);
-    return { type, vendor_protocol: 'openai-responses', definition: tool };
+    if (addTool(tool, param)) return;
+    if (tool.type === 'namespace') {
+      const namespace = readRequiredString(tool, 'name', `${param}.name`);
+      const inner = readArray(tool, 'tools', `${param}.tools`) ?? [];
+      inner.forEach((member, memberIndex) => {
+        const memberParam = `${param}.tools[${memberIndex}]`;
+        if (!isJsonObject(member)) throw invalidField(memberParam, `${memberParam} must be an object`);
+        addTool(member, memberParam, namespace);
+      });
+      return;
+    }
+    converted.push({ type: String(tool.type), vendor_protocol: 'openai-responses', definition: tool });
   });
+  return { tools: converted, origins };
 }
 
 const toolChoiceModes = new Set(['none', 'auto', 'required']);
 
-/** Whether a tool is one an allowed_tools choice lists: a function by its name, a built-in tool by its type. */
+/** A function or custom tool's name as the chat tools have it: namespace__name when it names a namespace. */
+function chosenToolName(choice: JsonObject): unknown {
+  return typeof choice.name === 'string' && typeof choice.namespace === 'string'
+    ? chatToolName(choice.name, choice.namespace)
+    : choice.name;
+}
+
+/**
+ * Whether a tool is one an allowed_tools choice lists: a function or custom tool by its name, a built-in tool
+ * by its type.
+ */
 function allowedToolFilter(choice: JsonObject): (tool: ChatTool) => boolean {
   const listed = (Array.isArray(choice.tools) ? choice.tools : []).filter(isJsonObject);
-  const names = new Set(listed.filter((tool) => tool.type === 'function').map((tool) => tool.name));
+  const names = new Set(
+    listed.filter((tool) => tool.type === 'function' || tool.type === 'custom').map(chosenToolName),
+  );
   const types = new Set(listed.map((tool) => tool.type));
   return (tool) => ('function' in tool ? names.has(tool.function.name) : types.has(tool.type));
 }
@@ -67,8 +187,8 @@ export interface ConvertedToolChoice {
 
 /**
  * tool_choice: the modes as they are, `{type: 'function', name}` nested as chat nests it, allowed_tools as its
- * mode over the tools it allows. A choice of a built-in tool (file_search, mcp, custom …) names a tool only a
- * Responses upstream has: it becomes 'auto', with the vendor tool itself.
+ * mode over the tools it allows; a custom tool's is its function's. A choice of a built-in tool (file_search,
+ * mcp …) names a tool only a Responses upstream has: it becomes 'auto', with the vendor tool itself.
  */
 export function convertResponsesToolChoice(choice: unknown): ConvertedToolChoice {
   if (choice === undefined || choice === null) return {};
@@ -80,13 +200,9 @@ export function convertResponsesToolChoice(choice: unknown): ConvertedToolChoice
   }
   if (!isJsonObject(choice)) throw invalidField('tool_choice', 'tool_choice must be a string or an object');
   const type = readRequiredString(choice, 'type', 'tool_choice.type');
-  if (type === 'function') {
-    return {
-      toolChoice: {
-        type: 'function',
-        function: { name: readRequiredString(choice, 'name', 'tool_choice.name') },
-      },
-    };
+  if (type === 'function' || type === 'custom') {
+    readRequiredString(choice, 'name', 'tool_choice.name');
+    return { toolChoice: { type: 'function', function: { name: String(chosenToolName(choice)) } } };
   }
   if (type === 'allowed_tools') {
     const mode = choice.mode;

@@ -25,8 +25,10 @@ function completionOf(
   };
 }
 
-const contextOf = (body: Record<string, unknown>) =>
-  createResponsesContext(convertResponsesRequest(body).echo);
+const contextOf = (body: Record<string, unknown>) => {
+  const request = convertResponsesRequest(body);
+  return createResponsesContext(request.echo, request.toolOrigins);
+};
 
 describe('a canonical completion encoded as a Responses response object', () => {
   it('has the response fields, the request echo and the usage the API writes', () => {
@@ -173,5 +175,74 @@ describe('a canonical completion encoded as a Responses response object', () => 
     expect(parsed.output_text).toBe('Hello there!');
     expect(parsed.id).toBe(context.id);
     expect(parsed.usage?.total_tokens).toBe(42);
+  });
+});
+
+describe('calls of custom and namespaced tools in a response object', () => {
+  it('are custom_tool_call items with the input, and function_call items with their namespace', async () => {
+    const context = contextOf({
+      model: 'gpt-5.5',
+      input: 'Fix it',
+      tools: [
+        { type: 'custom', name: 'apply_patch' },
+        { type: 'namespace', name: 'multi_agent_v1', tools: [{ type: 'function', name: 'spawn_agent' }] },
+        { type: 'function', name: 'exec_command' },
+      ],
+    });
+    const response = convertToResponsesResponse(
+      completionOf(
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: 'c1',
+              type: 'function',
+              function: { name: 'apply_patch', arguments: '{"input":"*** Begin"}' },
+            },
+            {
+              id: 'c2',
+              type: 'function',
+              function: { name: 'multi_agent_v1__spawn_agent', arguments: '{}' },
+            },
+            { id: 'c3', type: 'function', function: { name: 'exec_command', arguments: '{"cmd":"ls"}' } },
+          ],
+        },
+        'tool_calls',
+      ),
+      context,
+    );
+    expect(response.output).toEqual([
+      {
+        type: 'custom_tool_call',
+        id: expect.stringMatching(/^ctc_/),
+        call_id: 'c1',
+        name: 'apply_patch',
+        input: '*** Begin',
+        status: 'completed',
+      },
+      {
+        type: 'function_call',
+        id: expect.stringMatching(/^fc_/),
+        call_id: 'c2',
+        name: 'spawn_agent',
+        namespace: 'multi_agent_v1',
+        arguments: '{}',
+        status: 'completed',
+      },
+      {
+        type: 'function_call',
+        id: expect.stringMatching(/^fc_/),
+        call_id: 'c3',
+        name: 'exec_command',
+        arguments: '{"cmd":"ls"}',
+        status: 'completed',
+      },
+    ]);
+    const parsed = await createAnsweringClient(JSON.stringify(response)).responses.create({
+      model: 'gpt-5.5',
+      input: 'Fix it',
+    });
+    expect(parsed.output[0]).toMatchObject({ type: 'custom_tool_call', input: '*** Begin' });
   });
 });

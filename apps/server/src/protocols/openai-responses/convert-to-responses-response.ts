@@ -1,7 +1,13 @@
 import type { AssistantMessage, ChatCompletion, ChatUsage } from '../../canonical/chat';
 import { convertToResponsesUsage } from './convert-to-responses-usage';
 import { createResponsesId } from './responses-ids';
-import { buildResponsesObject, outcomeOf, type ResponsesContext } from './responses-object';
+import type { ResponsesToolOrigins } from './convert-responses-tools';
+import {
+  buildResponsesObject,
+  createToolCallItem,
+  outcomeOf,
+  type ResponsesContext,
+} from './responses-object';
 import type {
   ResponsesItemStatus,
   ResponsesMessageItem,
@@ -49,24 +55,24 @@ function messageItemOf(message: AssistantMessage, status: ResponsesItemStatus): 
 
 /**
  * An assistant message as output items, in the order the model produced them: reasoning (each thinking block
- * its own item, its signature as encrypted_content), the message, then one function_call item per tool call.
+ * its own item, its signature as encrypted_content), the message, then one item per tool call (createToolCallItem).
  */
 export function convertToResponsesOutput(
   message: AssistantMessage,
   status: ResponsesItemStatus,
+  toolOrigins: ResponsesToolOrigins,
 ): ResponsesOutputItem[] {
   const output: ResponsesOutputItem[] = reasoningItemsOf(message);
   const item = messageItemOf(message, status);
   if (item) output.push(item);
   for (const call of message.tool_calls ?? []) {
-    output.push({
-      type: 'function_call',
-      id: createResponsesId('fc'),
-      call_id: call.id,
-      name: call.function.name,
-      arguments: call.function.arguments,
-      status: 'completed',
-    });
+    output.push(
+      createToolCallItem(
+        toolOrigins,
+        { id: call.id, name: call.function.name, arguments: call.function.arguments },
+        'completed',
+      ),
+    );
   }
   return output;
 }
@@ -87,7 +93,7 @@ export function convertToResponsesResponse(
   const itemStatus = outcome.status === 'incomplete' ? 'incomplete' : 'completed';
   return buildResponsesObject(context, {
     ...outcome,
-    output: choice ? convertToResponsesOutput(choice.message, itemStatus) : [],
+    output: choice ? convertToResponsesOutput(choice.message, itemStatus, context.toolOrigins) : [],
     usage: usage ? convertToResponsesUsage(usage) : null,
   });
 }

@@ -38,7 +38,7 @@ export function createOpenAIResponsesCodec(
   request: ResponsesRequest,
   chat: ChatRequest,
 ): OpenAIResponsesCodec {
-  const context = createResponsesContext(request.echo);
+  const context = createResponsesContext(request.echo, request.toolOrigins);
   let final: ResponsesObject | null = null;
   let streamEncoder: ResponsesStreamEncoder | null = null;
   return {

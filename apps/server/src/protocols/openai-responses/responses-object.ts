@@ -1,17 +1,63 @@
 import { nowSeconds } from '@gatehouse/shared';
 import type { FinishReason } from '../../canonical/chat';
 import { createResponsesId } from './responses-ids';
-import type { ResponsesEcho, ResponsesObject, ResponsesOutputItem, ResponsesUsage } from './responses-types';
+import { customToolInput, NO_TOOL_ORIGINS, type ResponsesToolOrigins } from './convert-responses-tools';
+import type {
+  ResponsesEcho,
+  ResponsesItemStatus,
+  ResponsesObject,
+  ResponsesOutputItem,
+  ResponsesToolCallItem,
+  ResponsesUsage,
+} from './responses-types';
 
 /** What one response is known by from its start: its id and time, and the request fields it repeats. */
 export interface ResponsesContext {
   id: string;
   createdAt: number;
   echo: ResponsesEcho;
+  /** the request's custom and namespaced tools: their calls are written back in their own form */
+  toolOrigins: ResponsesToolOrigins;
 }
 
-export function createResponsesContext(echo: ResponsesEcho): ResponsesContext {
-  return { id: createResponsesId('resp'), createdAt: nowSeconds(), echo };
+export function createResponsesContext(
+  echo: ResponsesEcho,
+  toolOrigins: ResponsesToolOrigins = NO_TOOL_ORIGINS,
+): ResponsesContext {
+  return { id: createResponsesId('resp'), createdAt: nowSeconds(), echo, toolOrigins };
+}
+
+/**
+ * A tool call as its output item: a function_call, or, for a tool the request gave as a custom tool, a
+ * custom_tool_call with the input the model wrote; a namespace's tool by its own name and its namespace.
+ */
+export function createToolCallItem(
+  origins: ResponsesToolOrigins,
+  call: { id: string; name: string; arguments: string },
+  status: ResponsesItemStatus,
+): ResponsesToolCallItem {
+  const origin = origins.get(call.name);
+  const namespace = origin?.namespace !== undefined ? { namespace: origin.namespace } : {};
+  if (origin?.kind === 'custom') {
+    return {
+      type: 'custom_tool_call',
+      id: createResponsesId('ctc'),
+      call_id: call.id,
+      name: origin.name,
+      input: customToolInput(call.arguments),
+      status,
+      ...namespace,
+    };
+  }
+  return {
+    type: 'function_call',
+    id: createResponsesId('fc'),
+    call_id: call.id,
+    name: origin?.name ?? call.name,
+    arguments: call.arguments,
+    status,
+    ...namespace,
+  };
 }
 
 type Outcome = Pick<ResponsesObject, 'status' | 'incomplete_details'>;

@@ -31,7 +31,8 @@ function encode(
   chunks: ChatChunk[],
   body: Record<string, unknown> = { model: 'm', input: 'Hi', stream: true },
 ) {
-  const encoder = new ResponsesStreamEncoder(createResponsesContext(convertResponsesRequest(body).echo));
+  const request = convertResponsesRequest(body);
+  const encoder = new ResponsesStreamEncoder(createResponsesContext(request.echo, request.toolOrigins));
   const events: ResponsesStreamEvent[] = [];
   for (const piece of chunks) events.push(...encoder.push(piece));
   events.push(...encoder.finish());
@@ -221,5 +222,113 @@ describe('canonical chunks encoded as Responses stream events', () => {
     expect(final.output_text).toBe('Hello there!');
     expect(final.output.map((item) => item.type)).toEqual(['reasoning', 'message', 'function_call']);
     expect(final.usage?.total_tokens).toBe(16);
+  });
+});
+
+describe('calls of custom and namespaced tools, streamed', () => {
+  const body = {
+    model: 'gpt-5.5',
+    input: 'Fix it',
+    stream: true,
+    tools: [
+      {
+        type: 'custom',
+        name: 'apply_patch',
+        format: { type: 'grammar', syntax: 'lark', definition: 'start: x' },
+      },
+      { type: 'namespace', name: 'multi_agent_v1', tools: [{ type: 'function', name: 'spawn_agent' }] },
+    ],
+  };
+  const patch = '*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch';
+  const args = JSON.stringify({ input: patch });
+
+  it('sends a custom tool call as a custom_tool_call item with its input whole, and a namespaced call by its own name', async () => {
+    const { events, types, encoder } = encode(
+      [
+        chunk({
+          role: 'assistant',
+          tool_calls: [
+            { index: 0, id: 'call_p', type: 'function', function: { name: 'apply_patch', arguments: '' } },
+          ],
+        }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(0, 12) } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(12) } }] }),
+        chunk({
+          tool_calls: [
+            {
+              index: 1,
+              id: 'call_s',
+              type: 'function',
+              function: { name: 'multi_agent_v1__spawn_agent', arguments: '{}' },
+            },
+          ],
+        }),
+        chunk({}, 'tool_calls'),
+        usageChunk,
+      ],
+      body,
+    );
+    expect(types.slice(2)).toEqual([
+      'response.output_item.added',
+      'response.output_item.added',
+      'response.function_call_arguments.delta',
+      'response.custom_tool_call_input.delta',
+      'response.custom_tool_call_input.done',
+      'response.output_item.done',
+      'response.function_call_arguments.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect(events[2]).toMatchObject({
+      item: {
+        type: 'custom_tool_call',
+        call_id: 'call_p',
+        name: 'apply_patch',
+        input: '',
+        status: 'in_progress',
+      },
+    });
+    expect(events[5]).toMatchObject({ delta: patch, output_index: 0 });
+    expect(encoder.response()?.output).toEqual([
+      expect.objectContaining({
+        type: 'custom_tool_call',
+        call_id: 'call_p',
+        name: 'apply_patch',
+        input: patch,
+      }),
+      expect.objectContaining({
+        type: 'function_call',
+        call_id: 'call_s',
+        name: 'spawn_agent',
+        namespace: 'multi_agent_v1',
+        arguments: '{}',
+      }),
+    ]);
+
+    const client = createAnsweringClient(formatResponsesEvents(events));
+    const stream = client.responses.stream({ model: 'gpt-5.5', input: 'Fix it' });
+    for await (const event of stream) void event;
+    const final = await stream.finalResponse();
+    expect(final.output[0]).toMatchObject({ type: 'custom_tool_call', input: patch });
+  });
+
+  it('passes on the text of a custom call whose arguments are not {"input": …}', () => {
+    const { encoder } = encode(
+      [
+        chunk({
+          tool_calls: [
+            {
+              index: 0,
+              id: 'call_p',
+              type: 'function',
+              function: { name: 'apply_patch', arguments: 'raw text' },
+            },
+          ],
+        }),
+        chunk({}, 'tool_calls'),
+      ],
+      body,
+    );
+    expect(encoder.response()?.output[0]).toMatchObject({ type: 'custom_tool_call', input: 'raw text' });
   });
 });

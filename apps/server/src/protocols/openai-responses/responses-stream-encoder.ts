@@ -3,9 +3,14 @@ import type { ChatChunk, ChatDelta, ChatUsage, FinishReason, ToolCallDelta } fro
 import { createReasoningItem } from './convert-to-responses-response';
 import { convertToResponsesUsage } from './convert-to-responses-usage';
 import { createResponsesId } from './responses-ids';
-import { buildResponsesObject, outcomeOf, type ResponsesContext } from './responses-object';
+import { customToolInput } from './convert-responses-tools';
+import {
+  buildResponsesObject,
+  createToolCallItem,
+  outcomeOf,
+  type ResponsesContext,
+} from './responses-object';
 import type {
-  ResponsesFunctionCallItem,
   ResponsesItemStatus,
   ResponsesMessageItem,
   ResponsesObject,
@@ -15,6 +20,7 @@ import type {
   ResponsesRefusal,
   ResponsesStreamEvent,
   ResponsesStreamEventBody,
+  ResponsesToolCallItem,
 } from './responses-types';
 
 interface OpenReasoning {
@@ -34,7 +40,9 @@ interface OpenMessage {
 
 interface OpenCall {
   outputIndex: number;
-  item: ResponsesFunctionCallItem;
+  item: ResponsesToolCallItem;
+  /** a custom tool's arguments ({"input": …}) so far: its input is known once they are whole */
+  customArguments: string;
 }
 
 /**
@@ -231,34 +239,65 @@ export class ResponsesStreamEncoder {
     }
   }
 
+  /**
+   * A tool call opens its item at its first delta (vendors name the tool there, which says whether it is a
+   * custom tool's call). A function call's arguments stream as they come; a custom tool's input is inside
+   * JSON arguments ({"input": …}), so it is sent whole when the call ends.
+   */
   private addToolCall(delta: ToolCallDelta, events: ResponsesStreamEvent[]): void {
     let call = this.calls.get(delta.index);
     if (!call) {
       this.closeOpen(events, 'completed');
-      const item: ResponsesFunctionCallItem = {
-        type: 'function_call',
-        id: createResponsesId('fc'),
+      const item = createToolCallItem(
+        this.context.toolOrigins,
         // Some vendors give no call id; the client needs one to answer the call.
-        call_id: delta.id || `call_${randomBytes(12).toString('hex')}`,
-        name: delta.function?.name ?? '',
-        arguments: '',
-        status: 'in_progress',
-      };
-      call = { outputIndex: this.addItem(item, events), item };
+        {
+          id: delta.id || `call_${randomBytes(12).toString('hex')}`,
+          name: delta.function?.name ?? '',
+          arguments: '',
+        },
+        'in_progress',
+      );
+      if (item.type === 'custom_tool_call') item.input = '';
+      call = { outputIndex: this.addItem(item, events), item, customArguments: '' };
       this.calls.set(delta.index, call);
     } else if (delta.function?.name && call.item.name === '') {
       call.item.name = delta.function.name;
     }
     const args = delta.function?.arguments;
-    if (args) {
-      call.item.arguments += args;
+    if (!args) return;
+    if (call.item.type === 'custom_tool_call') {
+      call.customArguments += args;
+      return;
+    }
+    call.item.arguments += args;
+    this.emit(events, {
+      type: 'response.function_call_arguments.delta',
+      item_id: call.item.id,
+      output_index: call.outputIndex,
+      delta: args,
+    });
+  }
+
+  private closeToolCall(call: OpenCall, events: ResponsesStreamEvent[]): void {
+    const { item, outputIndex } = call;
+    item.status = 'completed';
+    const position = { item_id: item.id, output_index: outputIndex };
+    if (item.type === 'custom_tool_call') {
+      item.input = customToolInput(call.customArguments);
+      if (item.input !== '') {
+        this.emit(events, { ...position, type: 'response.custom_tool_call_input.delta', delta: item.input });
+      }
+      this.emit(events, { ...position, type: 'response.custom_tool_call_input.done', input: item.input });
+    } else {
       this.emit(events, {
-        type: 'response.function_call_arguments.delta',
-        item_id: call.item.id,
-        output_index: call.outputIndex,
-        delta: args,
+        ...position,
+        type: 'response.function_call_arguments.done',
+        arguments: item.arguments,
+        name: item.name,
       });
     }
+    this.emit(events, { type: 'response.output_item.done', output_index: outputIndex, item });
   }
 
   private partPosition(open: OpenMessage) {
@@ -302,21 +341,7 @@ export class ResponsesStreamEncoder {
 
   private closeAll(events: ResponsesStreamEvent[], status: ResponsesItemStatus): void {
     this.closeOpen(events, status);
-    for (const call of this.calls.values()) {
-      call.item.status = 'completed';
-      this.emit(events, {
-        type: 'response.function_call_arguments.done',
-        item_id: call.item.id,
-        output_index: call.outputIndex,
-        arguments: call.item.arguments,
-        name: call.item.name,
-      });
-      this.emit(events, {
-        type: 'response.output_item.done',
-        output_index: call.outputIndex,
-        item: call.item,
-      });
-    }
+    for (const call of this.calls.values()) this.closeToolCall(call, events);
     this.calls.clear();
   }
 }

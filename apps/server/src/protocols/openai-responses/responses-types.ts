@@ -35,6 +35,20 @@ export interface ResponsesFunctionCallItem {
   name: string;
   arguments: string;
   status: ResponsesItemStatus;
+  /** the namespace of a tool the request gave inside one */
+  namespace?: string;
+}
+
+/** A call of a custom (free-form) tool: its input is text, not JSON arguments. */
+export interface ResponsesCustomToolCallItem {
+  type: 'custom_tool_call';
+  /** the item's id (ctc_…); call_id is what custom_tool_call_output answers */
+  id: string;
+  call_id: string;
+  name: string;
+  input: string;
+  status: ResponsesItemStatus;
+  namespace?: string;
 }
 
 export interface ResponsesReasoningText {
@@ -56,7 +70,9 @@ export interface ResponsesReasoningItem {
   status?: ResponsesItemStatus;
 }
 
-export type ResponsesOutputItem = ResponsesMessageItem | ResponsesFunctionCallItem | ResponsesReasoningItem;
+export type ResponsesToolCallItem = ResponsesFunctionCallItem | ResponsesCustomToolCallItem;
+
+export type ResponsesOutputItem = ResponsesMessageItem | ResponsesToolCallItem | ResponsesReasoningItem;
 
 export interface ResponsesUsage {
   input_tokens: number;
@@ -134,6 +150,8 @@ export type ResponsesStreamEventBody =
   | ({ type: 'response.reasoning_text.done'; text: string } & PartEvent)
   | ({ type: 'response.function_call_arguments.delta'; delta: string } & ItemEvent)
   | ({ type: 'response.function_call_arguments.done'; arguments: string; name: string } & ItemEvent)
+  | ({ type: 'response.custom_tool_call_input.delta'; delta: string } & ItemEvent)
+  | ({ type: 'response.custom_tool_call_input.done'; input: string } & ItemEvent)
   | { type: 'error'; code: string | null; message: string; param: string | null };
 
 export type ResponsesStreamEvent = Sequenced<ResponsesStreamEventBody>;
