@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChannelType } from '@gatehouse/shared';
-import {
-  AGENT_GEMINI_MODEL,
-  AGENT_MODEL,
-  claudeCode,
-  codex,
-  geminiCli,
-} from './support/coding-agent-requests';
+import { claudeCodeLoop, codexLoop, geminiCliLoop, streamEvents } from './support/coding-agent-loops';
+import { AGENT_GEMINI_MODEL, AGENT_MODEL } from './support/coding-agent-requests';
 import { startOpenAIUpstream, type OpenAIUpstream } from './support/openai-upstream';
 import { startRelayKit, type RelayKit } from './support/relay-kit';
 
@@ -50,32 +45,6 @@ async function newKey(): Promise<{ key: string; userId: number }> {
   return { key, userId: user.id };
 }
 
-/** A streamed POST; the answer's SSE events, their `data` parsed. */
-async function streamEvents(
-  path: string,
-  headers: Record<string, string>,
-  body: unknown,
-): Promise<Array<Record<string, unknown>>> {
-  const response = await fetch(`${kit.gatewayUrl}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  expect(response.status, text).toBe(200);
-  expect(response.headers.get('content-type')).toContain('text/event-stream');
-  return text
-    .split('\n\n')
-    .map((block) =>
-      block
-        .split('\n')
-        .find((line) => line.startsWith('data: '))
-        ?.slice(6),
-    )
-    .filter((data): data is string => data !== undefined && data !== '[DONE]')
-    .map((data) => JSON.parse(data) as Record<string, unknown>);
-}
-
 /** What the upstream model was asked, as chat completions. */
 function upstreamMessages(index: number): Array<Record<string, unknown>> {
   return upstream.received[index].json?.messages as Array<Record<string, unknown>>;
@@ -110,84 +79,41 @@ async function expectResultReachedModel(userId: number, callId: string | undefin
 }
 
 describe('Claude Code (Anthropic Messages) on another vendor’s model', () => {
-  const { headers, body, firstTurns } = claudeCode;
-
   it('runs a Bash tool call and reads its result back', async () => {
     const { key, userId } = await newKey();
     upstream.behaviour.toolCall = { name: 'Bash', arguments: JSON.stringify({ command: `echo ${MARKER}` }) };
-    const first = await streamEvents('/v1/messages?beta=true', headers(key), body(firstTurns));
-    const toolUse = first.find((event) => event.type === 'content_block_start')?.content_block as {
-      type: string;
-      id: string;
-      name: string;
-    };
-    expect(toolUse).toMatchObject({ type: 'tool_use', name: 'Bash' });
-    const input = first
-      .filter((event) => event.type === 'content_block_delta')
-      .map((event) => (event.delta as { partial_json?: string }).partial_json ?? '')
-      .join('');
-    expect(JSON.parse(input)).toEqual({ command: `echo ${MARKER}` });
+    const first = await claudeCodeLoop.first(kit.gatewayUrl, key, MODEL);
+    const call = claudeCodeLoop.readCall(first);
+    expect(call).toMatchObject({ name: 'Bash', args: { command: `echo ${MARKER}` } });
     expect(first.find((event) => event.type === 'message_delta')?.delta).toMatchObject({
       stop_reason: 'tool_use',
     });
     // The model got the tools as functions and the system text, the mid-conversation one in its place.
     expect(firstAsked()).toEqual({ tools: ['Bash', 'Read'], roles: ['system', 'user', 'system'] });
 
-    const second = await streamEvents(
-      '/v1/messages?beta=true',
-      headers(key),
-      body([
-        ...firstTurns,
-        {
-          role: 'assistant',
-          content: [{ type: 'tool_use', id: toolUse.id, name: 'Bash', input: JSON.parse(input) as object }],
-        },
-        {
-          role: 'user',
-          content: [
-            {
-              tool_use_id: toolUse.id,
-              type: 'tool_result',
-              content: MARKER,
-              is_error: false,
-              cache_control: { type: 'ephemeral' },
-            },
-          ],
-        },
-      ]),
-    );
-    const words = second
-      .filter((event) => event.type === 'content_block_delta')
-      .map((event) => (event.delta as { text?: string }).text ?? '')
-      .join('');
-    expect(words).toBe(`The tool said: ${MARKER}`);
+    const second = await claudeCodeLoop.second(kit.gatewayUrl, key, MODEL, call, MARKER);
+    expect(claudeCodeLoop.readText(second)).toBe(`The tool said: ${MARKER}`);
     expect(second.find((event) => event.type === 'message_delta')?.delta).toMatchObject({
       stop_reason: 'end_turn',
     });
-    await expectResultReachedModel(userId, toolUse.id);
+    await expectResultReachedModel(userId, call.id);
   });
 });
 
 describe('Codex CLI (OpenAI Responses) on a chat-completions model', () => {
-  const { headers, body, firstInput } = codex;
-
   it('runs exec_command and reads its output back', async () => {
     const { key, userId } = await newKey();
     upstream.behaviour.toolCall = {
       name: 'exec_command',
       arguments: JSON.stringify({ cmd: `echo ${MARKER}` }),
     };
-    const first = await streamEvents('/v1/responses', headers(key), body(firstInput));
-    const call = first.find(
-      (event) =>
-        event.type === 'response.output_item.done' &&
-        (event.item as { type?: string }).type === 'function_call',
-    )?.item as { name: string; arguments: string; call_id: string };
-    expect(call).toMatchObject({
+    const first = await codexLoop.first(kit.gatewayUrl, key, MODEL);
+    const call = codexLoop.readCall(first);
+    expect(call.item).toMatchObject({
+      type: 'function_call',
       name: 'exec_command',
       arguments: JSON.stringify({ cmd: `echo ${MARKER}` }),
     });
-    expect(first.at(-1)?.type).toBe('response.completed');
     // Function tools reach the chat model, a custom tool as a function of one string, a namespace's tools as
     // namespace__name; OpenAI's own tools (tool_search, web_search) do not.
     expect(firstAsked()).toEqual({
@@ -195,116 +121,42 @@ describe('Codex CLI (OpenAI Responses) on a chat-completions model', () => {
       roles: ['developer', 'user', 'user'],
     });
 
-    const second = await streamEvents(
-      '/v1/responses',
-      headers(key),
-      body([
-        ...firstInput,
-        {
-          type: 'function_call',
-          status: 'completed',
-          id: 'fc_1',
-          name: call.name,
-          arguments: call.arguments,
-          call_id: call.call_id,
-        },
-        { type: 'function_call_output', id: 'fco_1', call_id: call.call_id, output: MARKER },
-      ]),
-    );
-    const done = second.find((event) => event.type === 'response.completed')?.response as {
-      output: Array<{ type: string; content?: Array<{ text: string }> }>;
-    };
-    const message = done.output.find((item) => item.type === 'message');
-    expect(message?.content?.[0].text).toBe(`The tool said: ${MARKER}`);
-    await expectResultReachedModel(userId, call.call_id);
+    const second = await codexLoop.second(kit.gatewayUrl, key, MODEL, call, MARKER);
+    expect(codexLoop.readText(second)).toBe(`The tool said: ${MARKER}`);
+    await expectResultReachedModel(userId, call.id);
   });
-});
 
-describe('Codex CLI’s custom apply_patch tool on a chat-completions model', () => {
-  const { headers, body, firstInput } = codex;
-  const patch = `*** Begin Patch\n*** Add File: marker.txt\n+${MARKER}\n*** End Patch\n`;
-
-  it('comes back as a custom_tool_call, and its output reaches the model as the call’s result', async () => {
+  it('gets a call of its custom apply_patch tool as a custom_tool_call, and its output reaches the model', async () => {
     const { key, userId } = await newKey();
+    const patch = `*** Begin Patch\n*** Add File: marker.txt\n+${MARKER}\n*** End Patch\n`;
     upstream.behaviour.toolCall = { name: 'apply_patch', arguments: JSON.stringify({ input: patch }) };
-    const first = await streamEvents('/v1/responses', headers(key), body(firstInput));
-    const call = first.find(
-      (event) =>
-        event.type === 'response.output_item.done' &&
-        (event.item as { type?: string }).type === 'custom_tool_call',
-    )?.item as { name: string; input: string; call_id: string };
-    expect(call).toMatchObject({ name: 'apply_patch', input: patch });
+    const first = await codexLoop.first(kit.gatewayUrl, key, MODEL);
+    const call = codexLoop.readCall(first);
+    expect(call.item).toMatchObject({ type: 'custom_tool_call', name: 'apply_patch', input: patch });
     expect(first.find((event) => event.type === 'response.custom_tool_call_input.done')).toMatchObject({
       input: patch,
     });
 
-    await streamEvents(
-      '/v1/responses',
-      headers(key),
-      body([
-        ...firstInput,
-        {
-          type: 'custom_tool_call',
-          id: 'ctc_1',
-          name: 'apply_patch',
-          input: call.input,
-          call_id: call.call_id,
-        },
-        { type: 'custom_tool_call_output', call_id: call.call_id, output: `Success. ${MARKER}` },
-      ]),
-    );
+    await codexLoop.second(kit.gatewayUrl, key, MODEL, call, `Success. ${MARKER}`);
     const [asked] = upstreamMessages(1).slice(-2) as Array<{ tool_calls: Array<{ function: unknown }> }>;
     expect(asked.tool_calls[0].function).toEqual({
       name: 'apply_patch',
       arguments: JSON.stringify({ input: patch }),
     });
-    await expectResultReachedModel(userId, call.call_id);
+    await expectResultReachedModel(userId, call.id);
   });
 });
 
 describe('Gemini CLI (Gemini API) on a chat-completions model', () => {
-  const { headers, body, firstContents, path } = geminiCli;
-
   it('runs list_directory and reads its response back', async () => {
     const { key, userId } = await newKey();
     upstream.behaviour.toolCall = { name: 'list_directory', arguments: JSON.stringify({ dir_path: '.' }) };
-    const first = await streamEvents(path, headers(key), body(firstContents));
-    const parts = first.flatMap(
-      (event) =>
-        (event.candidates as Array<{ content?: { parts?: Array<Record<string, unknown>> } }> | undefined)?.[0]
-          ?.content?.parts ?? [],
-    );
-    const call = parts.find((part) => part.functionCall)?.functionCall as {
-      id?: string;
-      name: string;
-      args: unknown;
-    };
+    const first = await geminiCliLoop.first(kit.gatewayUrl, key, GEMINI_MODEL);
+    const call = geminiCliLoop.readCall(first);
     expect(call).toMatchObject({ name: 'list_directory', args: { dir_path: '.' } });
 
-    const second = await streamEvents(
-      path,
-      headers(key),
-      body([
-        ...firstContents,
-        {
-          role: 'model',
-          parts: [{ functionCall: call, thoughtSignature: 'skip_thought_signature_validator' }],
-        },
-        {
-          role: 'user',
-          parts: [{ functionResponse: { id: call.id, name: call.name, response: { output: MARKER } } }],
-        },
-      ]),
-    );
-    const words = second
-      .flatMap(
-        (event) =>
-          (event.candidates as Array<{ content?: { parts?: Array<{ text?: string }> } }> | undefined)?.[0]
-            ?.content?.parts ?? [],
-      )
-      .map((part) => part.text ?? '')
-      .join('');
-    expect(words).toBe(`The tool said: ${MARKER}`);
+    const second = await geminiCliLoop.second(kit.gatewayUrl, key, GEMINI_MODEL, call, MARKER);
+    expect(geminiCliLoop.readText(second)).toBe(`The tool said: ${MARKER}`);
     // The thought signature Gemini CLI puts on the call rides in the canonical id and is dropped for the chat model.
     await expectResultReachedModel(userId, call.id);
   });
@@ -316,7 +168,7 @@ describe('a conversation that moves to Mistral', () => {
     const { key } = await newKey();
     const anthropicId = 'toolu_01A09q90qw90lq917835lq9';
     const events = await streamEvents(
-      '/v1/messages',
+      `${kit.gatewayUrl}/v1/messages`,
       { 'x-api-key': key, 'anthropic-version': '2023-06-01' },
       {
         model: MISTRAL_MODEL,

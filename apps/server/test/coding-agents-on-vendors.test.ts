@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ChannelType } from '@gatehouse/shared';
+import { startAnthropicStandIn, type AnthropicStandIn } from './support/anthropic-stand-in';
+import { claudeCodeLoop, codexLoop, geminiCliLoop, type AgentLoop } from './support/coding-agent-loops';
+import { GEMINI_STAND_IN_KEY, startGeminiStandIn, type GeminiStandIn } from './support/gemini-stand-in';
+import { startRelayKit, type RelayKit } from './support/relay-kit';
+import type {
+  GeminiContent,
+  GeminiGenerateContentResponse,
+  GeminiPart,
+} from '../src/providers/gemini/gemini-wire-types';
+
+/**
+ * The coding agents' tool loops on the native channels of the other vendors: Claude Code and Codex on a Gemini
+ * channel, Codex and Gemini CLI on an Anthropic channel. Both ways are translated: the agent's tools and its
+ * call's result into the vendor's form, the vendor's call back into the agent's. Each stand-in model calls
+ * the tool the test names, then answers with the result it was given, which shows the result reached it
+ * paired with its call.
+ */
+let kit: RelayKit;
+let anthropic: AnthropicStandIn;
+let gemini: GeminiStandIn;
+
+const CLAUDE_MODEL = 'claude-sonnet-4-5';
+const GEMINI_MODEL = 'gemini-2.5-flash';
+const MARKER = 'gatehouse-tool-ok';
+
+/** The call the stand-in models make while no result has come back. */
+let scriptedCall: { name: string; args: Record<string, unknown> };
+
+type Block = { type?: string; id?: string; tool_use_id?: string; content?: unknown };
+type Turn = { role: string; content: string | Block[] };
+
+/** Anthropic: a tool_use, or, once the last turn holds its tool_result, the result's text. */
+function answerAsClaude(body: Record<string, unknown>) {
+  const messages = body.messages as Turn[];
+  const blocks = (turn: Turn | undefined) => (Array.isArray(turn?.content) ? turn.content : []);
+  const result = blocks(messages.at(-1)).find((block) => block.type === 'tool_result');
+  if (!result) {
+    // A model calls only a tool it was offered.
+    expect((body.tools as Array<{ name: string }>).map((tool) => tool.name)).toContain(scriptedCall.name);
+    return {
+      content: [
+        {
+          type: 'tool_use' as const,
+          id: 'toolu_01Vendor',
+          name: scriptedCall.name,
+          input: scriptedCall.args,
+        },
+      ],
+      stop_reason: 'tool_use' as const,
+    };
+  }
+  const use = blocks(messages.at(-2)).find((block) => block.type === 'tool_use');
+  expect(result.tool_use_id).toBe(use?.id);
+  const text = typeof result.content === 'string' ? result.content : JSON.stringify(result.content);
+  return {
+    content: [{ type: 'text' as const, text: `The tool said: ${text}` }],
+    stop_reason: 'end_turn' as const,
+  };
+}
+
+/** Gemini: a functionCall, or, once the last content holds its functionResponse, the response. */
+function answerAsGemini(body: Record<string, unknown> | null): GeminiGenerateContentResponse {
+  const contents = (body?.contents ?? []) as GeminiContent[];
+  const response = contents.at(-1)?.parts?.find((part) => part.functionResponse)?.functionResponse;
+  let parts: GeminiPart[];
+  if (!response) {
+    const tools = (body?.tools ?? []) as Array<{ functionDeclarations?: Array<{ name: string }> }>;
+    const offered = tools.flatMap((tool) => tool.functionDeclarations ?? []).map((each) => each.name);
+    expect(offered).toContain(scriptedCall.name);
+    parts = [
+      { functionCall: { id: 'vendor-call-1', name: scriptedCall.name, args: scriptedCall.args } as never },
+    ];
+  } else {
+    const call = contents.at(-2)?.parts?.find((part) => part.functionCall)?.functionCall;
+    expect(response.name).toBe(call?.name);
+    expect(response.id).toBe(call?.id);
+    parts = [{ text: `The tool said: ${JSON.stringify(response.response)}` }];
+  }
+  return {
+    candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 40, candidatesTokenCount: 6, totalTokenCount: 46 },
+    modelVersion: GEMINI_MODEL,
+  };
+}
+
+beforeAll(async () => {
+  anthropic = await startAnthropicStandIn({ behaviour: { answer: answerAsClaude } });
+  gemini = await startGeminiStandIn({
+    models: [GEMINI_MODEL],
+    answer: (request) => answerAsGemini(request.body),
+  });
+  kit = await startRelayKit();
+  await kit.createChannel({
+    type: ChannelType.anthropic,
+    baseUrl: anthropic.url,
+    key: anthropic.apiKey,
+    models: CLAUDE_MODEL,
+  });
+  await kit.createChannel({
+    type: ChannelType.gemini,
+    baseUrl: gemini.url,
+    key: GEMINI_STAND_IN_KEY,
+    models: GEMINI_MODEL,
+  });
+  await kit.test.context.options.set(
+    'ModelRatio',
+    JSON.stringify({ [CLAUDE_MODEL]: 1.5, [GEMINI_MODEL]: 0.15 }),
+  );
+});
+afterAll(async () => {
+  await kit.close();
+  await anthropic.close();
+  await gemini.close();
+});
+beforeEach(() => {
+  anthropic.received.length = 0;
+  gemini.requests.length = 0;
+});
+
+/** The loop: the call reaches the agent as it reads calls, its result reaches the model, both are billed. */
+async function runLoop(loop: AgentLoop, model: string): Promise<{ args: unknown; text: string }> {
+  const user = await kit.createUser({ quota: 10_000_000 });
+  const { key } = await kit.createKey(user.id);
+  const call = loop.readCall(await loop.first(kit.gatewayUrl, key, model));
+  expect(call.name).toBe(scriptedCall.name);
+  const text = loop.readText(await loop.second(kit.gatewayUrl, key, model, call, MARKER));
+  expect(text).toContain('The tool said: ');
+  expect(text).toContain(MARKER);
+  expect(await kit.consumeLogs(user.id)).toHaveLength(2);
+  return { args: call.args, text };
+}
+
+describe('on a Gemini channel', () => {
+  it('Claude Code runs its Bash tool', async () => {
+    scriptedCall = { name: 'Bash', args: { command: `echo ${MARKER}` } };
+    expect((await runLoop(claudeCodeLoop, GEMINI_MODEL)).args).toEqual(scriptedCall.args);
+    // Its system texts, the mid-conversation one included, went where Gemini keeps them.
+    const [first] = gemini.requests;
+    expect(JSON.stringify(first.body?.systemInstruction)).toContain('You are a coding agent.');
+  });
+
+  it('Codex runs exec_command', async () => {
+    scriptedCall = { name: 'exec_command', args: { cmd: `echo ${MARKER}` } };
+    expect((await runLoop(codexLoop, GEMINI_MODEL)).args).toEqual(scriptedCall.args);
+    const declared = (
+      gemini.requests[0].body?.tools as Array<{ functionDeclarations?: Array<{ name: string }> }>
+    )
+      .flatMap((tool) => tool.functionDeclarations ?? [])
+      .map((declaration) => declaration.name);
+    expect(declared).toEqual(['exec_command', 'apply_patch', 'multi_agent_v1__spawn_agent']);
+  });
+});
+
+describe('on an Anthropic channel', () => {
+  it('Codex applies a patch with its custom apply_patch tool', async () => {
+    const patch = `*** Begin Patch\n*** Add File: marker.txt\n+${MARKER}\n*** End Patch\n`;
+    scriptedCall = { name: 'apply_patch', args: { input: patch } };
+    // Codex gets the patch as a custom tool's input, as OpenAI would send it.
+    expect((await runLoop(codexLoop, CLAUDE_MODEL)).args).toBe(patch);
+    const tool = (anthropic.received[0].json?.tools as Array<{ name: string; input_schema: unknown }>).find(
+      (each) => each.name === 'apply_patch',
+    );
+    expect(tool?.input_schema).toMatchObject({
+      properties: { input: { type: 'string' } },
+      required: ['input'],
+    });
+  });
+
+  it('Gemini CLI runs list_directory', async () => {
+    scriptedCall = { name: 'list_directory', args: { dir_path: '.' } };
+    expect((await runLoop(geminiCliLoop, CLAUDE_MODEL)).args).toEqual(scriptedCall.args);
+  });
+});
