@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChannelType } from '@gatehouse/shared';
 import { startAnthropicStandIn, type AnthropicStandIn } from './support/anthropic-stand-in';
-import { claudeCodeLoop, codexLoop, geminiCliLoop, type AgentLoop } from './support/coding-agent-loops';
+import {
+  claudeCodeLoop,
+  codexLoop,
+  geminiCliLoop,
+  streamEvents,
+  type AgentLoop,
+  type SseData,
+} from './support/coding-agent-loops';
+import { codex } from './support/coding-agent-requests';
 import { GEMINI_STAND_IN_KEY, startGeminiStandIn, type GeminiStandIn } from './support/gemini-stand-in';
 import { startRelayKit, type RelayKit } from './support/relay-kit';
 import type {
@@ -28,22 +36,26 @@ const MARKER = 'gatehouse-tool-ok';
 /** The call the stand-in models make while no result has come back. */
 let scriptedCall: { name: string; args: Record<string, unknown> };
 
-type Block = { type?: string; id?: string; tool_use_id?: string; content?: unknown };
+type Block = { type?: string; id?: string; name?: string; tool_use_id?: string; content?: unknown };
 type Turn = { role: string; content: string | Block[] };
 
-/** Anthropic: a tool_use, or, once the last turn holds its tool_result, the result's text. */
+/**
+ * Anthropic: a tool_use of the scripted tool, or, once the last turn holds that call's tool_result, the
+ * result's text.
+ */
 function answerAsClaude(body: Record<string, unknown>) {
   const messages = body.messages as Turn[];
   const blocks = (turn: Turn | undefined) => (Array.isArray(turn?.content) ? turn.content : []);
   const result = blocks(messages.at(-1)).find((block) => block.type === 'tool_result');
-  if (!result) {
+  const use = blocks(messages.at(-2)).find((block) => block.type === 'tool_use');
+  if (!result || use?.name !== scriptedCall.name) {
     // A model calls only a tool it was offered.
     expect((body.tools as Array<{ name: string }>).map((tool) => tool.name)).toContain(scriptedCall.name);
     return {
       content: [
         {
           type: 'tool_use' as const,
-          id: 'toolu_01Vendor',
+          id: `toolu_01${messages.length}`,
           name: scriptedCall.name,
           input: scriptedCall.args,
         },
@@ -51,8 +63,7 @@ function answerAsClaude(body: Record<string, unknown>) {
       stop_reason: 'tool_use' as const,
     };
   }
-  const use = blocks(messages.at(-2)).find((block) => block.type === 'tool_use');
-  expect(result.tool_use_id).toBe(use?.id);
+  expect(result.tool_use_id).toBe(use.id);
   const text = typeof result.content === 'string' ? result.content : JSON.stringify(result.content);
   return {
     content: [{ type: 'text' as const, text: `The tool said: ${text}` }],
@@ -149,7 +160,7 @@ describe('on a Gemini channel', () => {
     )
       .flatMap((tool) => tool.functionDeclarations ?? [])
       .map((declaration) => declaration.name);
-    expect(declared).toEqual(['exec_command', 'apply_patch', 'multi_agent_v1__spawn_agent']);
+    expect(declared).toEqual(['exec_command', 'apply_patch', 'tool_search', 'multi_agent_v1__spawn_agent']);
   });
 });
 
@@ -166,6 +177,61 @@ describe('on an Anthropic channel', () => {
       properties: { input: { type: 'string' } },
       required: ['input'],
     });
+  });
+
+  it('Codex finds an MCP tool with its tool search, then calls it in its namespace', async () => {
+    const user = await kit.createUser({ quota: 10_000_000 });
+    const { key } = await kit.createKey(user.id);
+    const send = (input: unknown[]) =>
+      streamEvents(`${kit.gatewayUrl}/v1/responses`, codex.headers(key), {
+        ...codex.body(input),
+        model: CLAUDE_MODEL,
+      });
+    const doneItem = (events: SseData[], type: string) =>
+      events.find(
+        (event) => event.type === 'response.output_item.done' && (event.item as SseData).type === type,
+      )?.item as SseData;
+
+    scriptedCall = { name: 'tool_search', args: { query: 'records' } };
+    const search = doneItem(await send(codex.firstInput), 'tool_search_call');
+    expect(search).toMatchObject({ arguments: { query: 'records' }, execution: 'client' });
+
+    // Codex answers with the tools it found, MCP tools in their server's namespace; the model calls one.
+    const found = {
+      type: 'namespace',
+      name: 'mcp__records',
+      description: 'Tools of the records MCP server.',
+      tools: [
+        {
+          type: 'function',
+          name: 'lookup',
+          description: 'Looks a record up.',
+          parameters: { type: 'object' },
+        },
+      ],
+    };
+    const afterSearch = [
+      ...codex.firstInput,
+      search,
+      {
+        type: 'tool_search_output',
+        call_id: search.call_id,
+        execution: 'client',
+        status: 'completed',
+        tools: [found],
+      },
+    ];
+    scriptedCall = { name: 'mcp__records__lookup', args: { q: 'x' } };
+    const call = doneItem(await send(afterSearch), 'function_call');
+    expect(call).toMatchObject({ name: 'lookup', namespace: 'mcp__records', arguments: '{"q":"x"}' });
+
+    const last = await send([
+      ...afterSearch,
+      call,
+      { type: 'function_call_output', call_id: call.call_id, output: MARKER },
+    ]);
+    expect(codexLoop.readText(last)).toBe(`The tool said: ${MARKER}`);
+    expect(await kit.consumeLogs(user.id)).toHaveLength(3);
   });
 
   it('Gemini CLI runs list_directory', async () => {

@@ -114,10 +114,10 @@ describe('Codex CLI (OpenAI Responses) on a chat-completions model', () => {
       name: 'exec_command',
       arguments: JSON.stringify({ cmd: `echo ${MARKER}` }),
     });
-    // Function tools reach the chat model, a custom tool as a function of one string, a namespace's tools as
-    // namespace__name; OpenAI's own tools (tool_search, web_search) do not.
+    // Function tools reach the chat model, a custom tool as a function of one string, the client's tool search
+    // as a function, a namespace's tools as namespace__name; OpenAI's own web_search does not.
     expect(firstAsked()).toEqual({
-      tools: ['exec_command', 'apply_patch', 'multi_agent_v1__spawn_agent'],
+      tools: ['exec_command', 'apply_patch', 'tool_search', 'multi_agent_v1__spawn_agent'],
       roles: ['developer', 'user', 'user'],
     });
 

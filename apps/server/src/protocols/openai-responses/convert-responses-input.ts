@@ -8,7 +8,7 @@ import type {
   ToolMessage,
 } from '../../canonical/chat';
 import { convertInputPart, convertInstructionPart, convertToolOutputPart } from './convert-responses-content';
-import { chatToolName, customToolArguments } from './convert-responses-tools';
+import { chatToolName, customToolArguments, TOOL_SEARCH } from './convert-responses-tools';
 import {
   invalidField,
   isJsonObject,
@@ -29,6 +29,8 @@ interface AssistantTurn {
 
 export interface ConvertedInput {
   messages: ChatMessage[];
+  /** the tools the client's tool searches found (tool_search_output items): offered from now on */
+  foundTools: unknown[];
   /** item types no chat upstream can take (built-in tool calls …), dropped: for the log */
   droppedItemTypes: string[];
 }
@@ -110,6 +112,47 @@ function convertToolCall(item: JsonObject, param: string, isCustom: boolean): To
   return { id: callId, type: 'function', function: { name: chatToolName(name, namespace), arguments: args } };
 }
 
+/** A client-run tool_search_call item as a call of the function standing in for the tool search. */
+function convertToolSearchCall(item: JsonObject, param: string): ToolCall {
+  const callId = readRequiredString(item, 'call_id', `${param}.call_id`);
+  return {
+    id: callId,
+    type: 'function',
+    function: { name: TOOL_SEARCH, arguments: JSON.stringify(item.arguments ?? {}) },
+  };
+}
+
+/** A tool's name and description for the model, as the tool search's result. */
+function describeFoundTool(tool: unknown): string[] {
+  if (!isJsonObject(tool)) return [];
+  if (tool.type === 'namespace' && Array.isArray(tool.tools)) {
+    const namespace = typeof tool.name === 'string' ? tool.name : undefined;
+    return tool.tools.flatMap((member) =>
+      isJsonObject(member)
+        ? describeFoundTool({ ...member, name: chatToolName(String(member.name), namespace) })
+        : [],
+    );
+  }
+  const description = typeof tool.description === 'string' ? `: ${tool.description}` : '';
+  return typeof tool.name === 'string' ? [`${tool.name}${description}`] : [];
+}
+
+/**
+ * A client-run tool search's answer as the tool message answering its call: the names and descriptions of the
+ * tools it found, which the request offers from now on (`foundTools`).
+ */
+function convertToolSearchOutput(item: JsonObject, param: string, foundTools: unknown[]): ToolMessage {
+  const callId = readRequiredString(item, 'call_id', `${param}.call_id`);
+  const tools = Array.isArray(item.tools) ? item.tools : [];
+  foundTools.push(...tools);
+  const lines = tools.flatMap(describeFoundTool);
+  return {
+    role: 'tool',
+    tool_call_id: callId,
+    content: lines.length === 0 ? 'No tools found.' : `These tools can be called now:\n${lines.join('\n')}`,
+  };
+}
+
 /** A function_call_output or custom_tool_call_output item as the tool message answering its call. */
 function convertToolCallOutput(item: JsonObject, param: string): ToolMessage {
   const callId = readRequiredString(item, 'call_id', `${param}.call_id`);
@@ -166,10 +209,11 @@ function itemTypeOf(item: JsonObject, param: string): string {
  */
 export function convertResponsesInput(input: unknown): ConvertedInput {
   if (typeof input === 'string')
-    return { messages: [{ role: 'user', content: input }], droppedItemTypes: [] };
+    return { messages: [{ role: 'user', content: input }], foundTools: [], droppedItemTypes: [] };
   if (!Array.isArray(input)) throw invalidField('input', 'input must be a string or an array of items');
   const messages: ChatMessage[] = [];
   const droppedItemTypes = new Set<string>();
+  const foundTools: unknown[] = [];
   let turn: AssistantTurn | null = null;
   const flush = () => {
     if (turn) messages.push(toAssistantMessage(turn));
@@ -206,6 +250,19 @@ export function convertResponsesInput(input: unknown): ConvertedInput {
         flush();
         messages.push(convertToolCallOutput(item, param));
         return;
+      case 'tool_search_call':
+        // OpenAI's own (server-run) search is dropped like its other built-in tools' items.
+        if (item.execution !== 'client') droppedItemTypes.add(type);
+        else turnAt(2).toolCalls.push(convertToolSearchCall(item, param));
+        return;
+      case 'tool_search_output':
+        if (item.execution !== 'client') {
+          droppedItemTypes.add(type);
+          return;
+        }
+        flush();
+        messages.push(convertToolSearchOutput(item, param, foundTools));
+        return;
       case 'reasoning': {
         const thinking = convertReasoning(item, param);
         if (thinking) turnAt(0).thinking.push(thinking);
@@ -222,5 +279,5 @@ export function convertResponsesInput(input: unknown): ConvertedInput {
     }
   });
   flush();
-  return { messages, droppedItemTypes: [...droppedItemTypes] };
+  return { messages, foundTools, droppedItemTypes: [...droppedItemTypes] };
 }

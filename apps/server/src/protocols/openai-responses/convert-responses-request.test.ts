@@ -518,3 +518,90 @@ describe('custom and namespaced tools (Codex’s apply_patch and sub-agent tools
     expect(decoded.droppedItemTypes).toEqual([]);
   });
 });
+
+describe('a tool search the client runs (Codex’s, over the MCP tools it holds back)', () => {
+  const search = {
+    type: 'tool_search',
+    execution: 'client',
+    description: 'Searches deferred tools.',
+    parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+  } as const;
+  const found = {
+    type: 'namespace',
+    name: 'mcp__records',
+    description: 'Records.',
+    tools: [
+      { type: 'function', name: 'lookup', description: 'Looks a record up.', parameters: { type: 'object' } },
+    ],
+  } as const;
+
+  it('is offered as the function it is; OpenAI’s own server-run search is not', () => {
+    const decoded = decode({
+      model: 'gpt-5.5',
+      input: 'Find it',
+      tools: [search, { type: 'tool_search' }],
+    });
+    expect(decoded.chat.tools).toEqual([
+      {
+        type: 'function',
+        function: { name: 'tool_search', description: search.description, parameters: search.parameters },
+      },
+      { type: 'tool_search', vendor_protocol: 'openai-responses', definition: { type: 'tool_search' } },
+    ]);
+    expect(decoded.toolOrigins.get('tool_search')).toEqual({ kind: 'tool_search', name: 'tool_search' });
+  });
+
+  it('reads its call and its output, and offers the tools it found from then on, once each', () => {
+    const decoded = convertResponsesRequest({
+      model: 'gpt-5.5',
+      tools: [search],
+      input: [
+        { role: 'user', content: 'Find it' },
+        {
+          type: 'tool_search_call',
+          call_id: 'call_t',
+          execution: 'client',
+          status: 'completed',
+          arguments: { query: 'record' },
+        },
+        {
+          type: 'tool_search_output',
+          call_id: 'call_t',
+          execution: 'client',
+          status: 'completed',
+          tools: [found],
+        },
+        { type: 'tool_search_output', call_id: 'call_u', execution: 'client', tools: [found] },
+        { type: 'tool_search_call', call_id: 'srv', execution: 'server', arguments: {} },
+      ],
+    });
+    expect(decoded.chat.messages.slice(1, 3)).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call_t',
+            type: 'function',
+            function: { name: 'tool_search', arguments: '{"query":"record"}' },
+          },
+        ],
+      },
+      {
+        role: 'tool',
+        tool_call_id: 'call_t',
+        content: 'These tools can be called now:\nmcp__records__lookup: Looks a record up.',
+      },
+    ]);
+    expect(decoded.chat.tools?.map((tool) => 'function' in tool && tool.function.name)).toEqual([
+      'tool_search',
+      'mcp__records__lookup',
+    ]);
+    expect(decoded.toolOrigins.get('mcp__records__lookup')).toEqual({
+      kind: 'function',
+      name: 'lookup',
+      namespace: 'mcp__records',
+    });
+    expect(decoded.droppedItemTypes).toEqual(['tool_search_call']);
+  });
+});

@@ -178,14 +178,15 @@ export function convertResponsesRequest(body: JsonObject): ResponsesRequest {
   refuseStatefulFeatures(body);
   const previousResponseId = readString(body, 'previous_response_id') ?? null;
   const instructions = readString(body, 'instructions') ?? null;
-  const { messages: input, droppedItemTypes } = convertResponsesInput(body.input ?? []);
+  const { messages: input, droppedItemTypes, foundTools } = convertResponsesInput(body.input ?? []);
   if (input.length === 0 && previousResponseId === null) {
     throw invalidField('input', 'input is required: a string or a non-empty array of items');
   }
 
   const toolList = readArray(body, 'tools') ?? [];
   const { toolChoice, isAllowed } = convertResponsesToolChoice(body.tool_choice);
-  const converted = convertResponsesTools(toolList);
+  // The tools the client's tool searches found are offered with the ones it listed.
+  const converted = convertResponsesTools(foundTools.length > 0 ? [...toolList, ...foundTools] : toolList);
   const tools = converted.tools.filter((tool) => !isAllowed || isAllowed(tool));
   const text = readObject(body, 'text');
   const responseFormat = convertResponsesTextFormat(text);

@@ -35,11 +35,12 @@ function convertFunctionTool(tool: JsonObject, param: string, namespace?: string
 }
 
 /**
- * Where a chat function tool came from when it is not a plain function tool: a custom (free-form) tool, or a
- * tool inside a namespace. The answer's calls of it are written back in that form.
+ * Where a chat function tool came from when it is not a plain function tool: a custom (free-form) tool, a
+ * tool inside a namespace, or a tool search the client runs. The answer's calls of it are written back in
+ * that form.
  */
 export interface ResponsesToolOrigin {
-  kind: 'function' | 'custom';
+  kind: 'function' | 'custom' | 'tool_search';
   /** the tool's own name */
   name: string;
   namespace?: string;
@@ -108,6 +109,27 @@ function convertCustomTool(tool: JsonObject, param: string, namespace: string | 
   };
 }
 
+/** The function name of a client-run tool search. */
+export const TOOL_SEARCH = 'tool_search';
+
+/**
+ * A tool search the client runs (Codex's, over the tools it holds back, MCP tools among them) as the function
+ * it is: the model calls it with the parameters given, the client answers with the tools it found
+ * (a tool_search_output item), which the request then offers (convertResponsesRequest).
+ */
+function convertClientToolSearch(tool: JsonObject, param: string): FunctionTool {
+  const description = readString(tool, 'description', `${param}.description`);
+  const parameters = readObject(tool, 'parameters', `${param}.parameters`);
+  return {
+    type: 'function',
+    function: {
+      name: TOOL_SEARCH,
+      ...(description !== undefined && { description }),
+      ...(parameters !== undefined && { parameters }),
+    },
+  };
+}
+
 interface ConvertedTools {
   tools: ChatTool[];
   origins: ResponsesToolOrigins;
@@ -115,16 +137,18 @@ interface ConvertedTools {
 
 /**
  * Tools in their chat form. Function tools become chat function tools; a custom tool becomes a function tool
- * taking its input as a string, and a namespace's tools become function tools named namespace__name, so that
- * a model of any vendor can call them (Codex sends its apply_patch as a custom tool and its sub-agent tools in
- * a namespace); `origins` says how to write their calls back. Every other type (web_search, file_search,
- * computer_use_preview, code_interpreter, mcp, local_shell, image_generation, tool_search …) is one of
- * OpenAI's built-in tools: it is kept as a vendor tool of the 'openai-responses' protocol, which translators
- * to other vendors drop.
+ * taking its input as a string, a namespace's tools become function tools named namespace__name, and a tool
+ * search the client runs becomes the function it is, so that a model of any vendor can call them (Codex sends
+ * its apply_patch as a custom tool, its sub-agent and MCP tools in namespaces, or holds MCP tools back behind
+ * its tool search); `origins` says how to write their calls back. Every other type (web_search, file_search,
+ * computer_use_preview, code_interpreter, mcp, local_shell, image_generation, a server-run tool_search …) is
+ * one of OpenAI's built-in tools: it is kept as a vendor tool of the 'openai-responses' protocol, which
+ * translators to other vendors drop.
  */
 export function convertResponsesTools(tools: unknown[]): ConvertedTools {
   const converted: ChatTool[] = [];
   const origins = new Map<string, ResponsesToolOrigin>();
+  const names = new Set<string>();
   const addTool = (tool: JsonObject, param: string, namespace?: string): boolean => {
     const type = readRequiredString(tool, 'type', `${param}.type`);
     if (type !== 'function' && type !== 'custom') return false;
@@ -132,6 +156,9 @@ export function convertResponsesTools(tools: unknown[]): ConvertedTools {
       type === 'custom'
         ? convertCustomTool(tool, param, namespace)
         : convertFunctionTool(tool, param, namespace);
+    // A tool found by two tool searches is offered once.
+    if (names.has(chatTool.function.name)) return true;
+    names.add(chatTool.function.name);
     converted.push(chatTool);
     if (type === 'custom' || namespace !== undefined) {
       origins.set(chatTool.function.name, { kind: type, name: String(tool.name), namespace });
@@ -142,6 +169,11 @@ export function convertResponsesTools(tools: unknown[]): ConvertedTools {
     const param = `tools[${index}]`;
     if (!isJsonObject(tool)) throw invalidField(param, `${param} must be an object`);
     if (addTool(tool, param)) return;
+    if (tool.type === TOOL_SEARCH && tool.execution === 'client') {
+      converted.push(convertClientToolSearch(tool, param));
+      origins.set(TOOL_SEARCH, { kind: 'tool_search', name: TOOL_SEARCH });
+      return;
+    }
     if (tool.type === 'namespace') {
       const namespace = readRequiredString(tool, 'name', `${param}.name`);
       const inner = readArray(tool, 'tools', `${param}.tools`) ?? [];

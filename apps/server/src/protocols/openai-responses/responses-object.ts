@@ -27,9 +27,20 @@ export function createResponsesContext(
   return { id: createResponsesId('resp'), createdAt: nowSeconds(), echo, toolOrigins };
 }
 
+/** A tool search's arguments as the object the item carries ({} when the model wrote no JSON object). */
+export function parseToolSearchArguments(args: string): unknown {
+  try {
+    const parsed: unknown = JSON.parse(args);
+    return typeof parsed === 'object' && parsed !== null ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
 /**
- * A tool call as its output item: a function_call, or, for a tool the request gave as a custom tool, a
- * custom_tool_call with the input the model wrote; a namespace's tool by its own name and its namespace.
+ * A tool call as its output item: a function_call; for a tool the request gave as a custom tool, a
+ * custom_tool_call with the input the model wrote; for the client's tool search, a tool_search_call; a
+ * namespace's tool by its own name and its namespace.
  */
 export function createToolCallItem(
   origins: ResponsesToolOrigins,
@@ -38,6 +49,16 @@ export function createToolCallItem(
 ): ResponsesToolCallItem {
   const origin = origins.get(call.name);
   const namespace = origin?.namespace !== undefined ? { namespace: origin.namespace } : {};
+  if (origin?.kind === 'tool_search') {
+    return {
+      type: 'tool_search_call',
+      id: createResponsesId('tsc'),
+      call_id: call.id,
+      arguments: parseToolSearchArguments(call.arguments),
+      execution: 'client',
+      status,
+    };
+  }
   if (origin?.kind === 'custom') {
     return {
       type: 'custom_tool_call',

@@ -332,3 +332,52 @@ describe('calls of custom and namespaced tools, streamed', () => {
     expect(encoder.response()?.output[0]).toMatchObject({ type: 'custom_tool_call', input: 'raw text' });
   });
 });
+
+describe('a call of the client’s tool search, streamed', () => {
+  it('is a tool_search_call item with its arguments as an object', async () => {
+    const { types, encoder, events } = encode(
+      [
+        chunk({
+          tool_calls: [
+            {
+              index: 0,
+              id: 'call_t',
+              type: 'function',
+              function: { name: 'tool_search', arguments: '{"query":' },
+            },
+          ],
+        }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: '"records"}' } }] }),
+        chunk({}, 'tool_calls'),
+        usageChunk,
+      ],
+      {
+        model: 'gpt-5.5',
+        input: 'Find it',
+        stream: true,
+        tools: [{ type: 'tool_search', execution: 'client', parameters: { type: 'object' } }],
+      },
+    );
+    expect(types.slice(2)).toEqual([
+      'response.output_item.added',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect(encoder.response()?.output).toEqual([
+      {
+        type: 'tool_search_call',
+        id: expect.stringMatching(/^tsc_/),
+        call_id: 'call_t',
+        arguments: { query: 'records' },
+        execution: 'client',
+        status: 'completed',
+      },
+    ]);
+    const stream = createAnsweringClient(formatResponsesEvents(events)).responses.stream({
+      model: 'gpt-5.5',
+      input: 'Find it',
+    });
+    for await (const event of stream) void event;
+    expect((await stream.finalResponse()).output[0]).toMatchObject({ type: 'tool_search_call' });
+  });
+});

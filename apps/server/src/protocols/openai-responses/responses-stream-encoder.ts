@@ -8,6 +8,7 @@ import {
   buildResponsesObject,
   createToolCallItem,
   outcomeOf,
+  parseToolSearchArguments,
   type ResponsesContext,
 } from './responses-object';
 import type {
@@ -41,8 +42,8 @@ interface OpenMessage {
 interface OpenCall {
   outputIndex: number;
   item: ResponsesToolCallItem;
-  /** a custom tool's arguments ({"input": …}) so far: its input is known once they are whole */
-  customArguments: string;
+  /** the arguments so far of a custom tool's call ({"input": …}) or a tool search: read once they are whole */
+  wholeArguments: string;
 }
 
 /**
@@ -241,8 +242,9 @@ export class ResponsesStreamEncoder {
 
   /**
    * A tool call opens its item at its first delta (vendors name the tool there, which says whether it is a
-   * custom tool's call). A function call's arguments stream as they come; a custom tool's input is inside
-   * JSON arguments ({"input": …}), so it is sent whole when the call ends.
+   * custom tool's call or a tool search). A function call's arguments stream as they come; a custom tool's
+   * input is inside JSON arguments ({"input": …}), so it is sent whole when the call ends, and a tool search's
+   * arguments come with its item's end.
    */
   private addToolCall(delta: ToolCallDelta, events: ResponsesStreamEvent[]): void {
     let call = this.calls.get(delta.index);
@@ -258,16 +260,15 @@ export class ResponsesStreamEncoder {
         },
         'in_progress',
       );
-      if (item.type === 'custom_tool_call') item.input = '';
-      call = { outputIndex: this.addItem(item, events), item, customArguments: '' };
+      call = { outputIndex: this.addItem(item, events), item, wholeArguments: '' };
       this.calls.set(delta.index, call);
-    } else if (delta.function?.name && call.item.name === '') {
+    } else if (delta.function?.name && call.item.type !== 'tool_search_call' && call.item.name === '') {
       call.item.name = delta.function.name;
     }
     const args = delta.function?.arguments;
     if (!args) return;
-    if (call.item.type === 'custom_tool_call') {
-      call.customArguments += args;
+    if (call.item.type !== 'function_call') {
+      call.wholeArguments += args;
       return;
     }
     call.item.arguments += args;
@@ -283,8 +284,11 @@ export class ResponsesStreamEncoder {
     const { item, outputIndex } = call;
     item.status = 'completed';
     const position = { item_id: item.id, output_index: outputIndex };
-    if (item.type === 'custom_tool_call') {
-      item.input = customToolInput(call.customArguments);
+    if (item.type === 'tool_search_call') {
+      // A tool search's call has no delta events: its arguments come with the item.
+      item.arguments = parseToolSearchArguments(call.wholeArguments);
+    } else if (item.type === 'custom_tool_call') {
+      item.input = customToolInput(call.wholeArguments);
       if (item.input !== '') {
         this.emit(events, { ...position, type: 'response.custom_tool_call_input.delta', delta: item.input });
       }

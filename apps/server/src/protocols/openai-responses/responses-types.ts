@@ -70,7 +70,19 @@ export interface ResponsesReasoningItem {
   status?: ResponsesItemStatus;
 }
 
-export type ResponsesToolCallItem = ResponsesFunctionCallItem | ResponsesCustomToolCallItem;
+/** A call of a tool search the client runs: the client answers with a tool_search_output item. */
+export interface ResponsesToolSearchCallItem {
+  type: 'tool_search_call';
+  /** the item's id (tsc_…) */
+  id: string;
+  call_id: string;
+  arguments: unknown;
+  execution: 'client';
+  status: ResponsesItemStatus;
+}
+
+export type ResponsesToolCallItem =
+  ResponsesFunctionCallItem | ResponsesCustomToolCallItem | ResponsesToolSearchCallItem;
 
 export type ResponsesOutputItem = ResponsesMessageItem | ResponsesToolCallItem | ResponsesReasoningItem;
 
