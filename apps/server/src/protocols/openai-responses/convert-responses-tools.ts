@@ -78,6 +78,16 @@ export function customToolInput(args: string): string {
   return args;
 }
 
+/** A tool search's arguments as the object the item carries ({} when the model wrote no JSON object). */
+export function toolSearchArguments(args: string): unknown {
+  try {
+    const parsed: unknown = JSON.parse(args);
+    return typeof parsed === 'object' && parsed !== null ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
 /**
  * A custom tool as a function tool taking its input as one string. Its grammar (Codex's apply_patch has one),
  * which only OpenAI enforces, goes into the description, so another vendor's model still learns the format.

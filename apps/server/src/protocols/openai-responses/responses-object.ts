@@ -1,7 +1,12 @@
 import { nowSeconds } from '@gatehouse/shared';
 import type { FinishReason } from '../../canonical/chat';
 import { createResponsesId } from './responses-ids';
-import { customToolInput, NO_TOOL_ORIGINS, type ResponsesToolOrigins } from './convert-responses-tools';
+import {
+  customToolInput,
+  NO_TOOL_ORIGINS,
+  toolSearchArguments,
+  type ResponsesToolOrigins,
+} from './convert-responses-tools';
 import type {
   ResponsesEcho,
   ResponsesItemStatus,
@@ -16,7 +21,7 @@ export interface ResponsesContext {
   id: string;
   createdAt: number;
   echo: ResponsesEcho;
-  /** the request's custom and namespaced tools: their calls are written back in their own form */
+  /** the request's custom, namespaced and tool-search tools: their calls are written back in their own form */
   toolOrigins: ResponsesToolOrigins;
 }
 
@@ -25,16 +30,6 @@ export function createResponsesContext(
   toolOrigins: ResponsesToolOrigins = NO_TOOL_ORIGINS,
 ): ResponsesContext {
   return { id: createResponsesId('resp'), createdAt: nowSeconds(), echo, toolOrigins };
-}
-
-/** A tool search's arguments as the object the item carries ({} when the model wrote no JSON object). */
-export function parseToolSearchArguments(args: string): unknown {
-  try {
-    const parsed: unknown = JSON.parse(args);
-    return typeof parsed === 'object' && parsed !== null ? parsed : {};
-  } catch {
-    return {};
-  }
 }
 
 /**
@@ -54,7 +49,7 @@ export function createToolCallItem(
       type: 'tool_search_call',
       id: createResponsesId('tsc'),
       call_id: call.id,
-      arguments: parseToolSearchArguments(call.arguments),
+      arguments: toolSearchArguments(call.arguments),
       execution: 'client',
       status,
     };

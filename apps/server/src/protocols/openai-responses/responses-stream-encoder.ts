@@ -3,12 +3,11 @@ import type { ChatChunk, ChatDelta, ChatUsage, FinishReason, ToolCallDelta } fro
 import { createReasoningItem } from './convert-to-responses-response';
 import { convertToResponsesUsage } from './convert-to-responses-usage';
 import { createResponsesId } from './responses-ids';
-import { customToolInput } from './convert-responses-tools';
+import { customToolInput, toolSearchArguments } from './convert-responses-tools';
 import {
   buildResponsesObject,
   createToolCallItem,
   outcomeOf,
-  parseToolSearchArguments,
   type ResponsesContext,
 } from './responses-object';
 import type {
@@ -286,7 +285,7 @@ export class ResponsesStreamEncoder {
     const position = { item_id: item.id, output_index: outputIndex };
     if (item.type === 'tool_search_call') {
       // A tool search's call has no delta events: its arguments come with the item.
-      item.arguments = parseToolSearchArguments(call.wholeArguments);
+      item.arguments = toolSearchArguments(call.wholeArguments);
     } else if (item.type === 'custom_tool_call') {
       item.input = customToolInput(call.wholeArguments);
       if (item.input !== '') {
