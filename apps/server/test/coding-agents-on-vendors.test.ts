@@ -22,8 +22,8 @@ import type {
  * The coding agents' tool loops on the native channels of the other vendors: Claude Code and Codex on a Gemini
  * channel, Codex and Gemini CLI on an Anthropic channel. Both ways are translated: the agent's tools and its
  * call's result into the vendor's form, the vendor's call back into the agent's. Each stand-in model calls
- * the tool the test names, then answers with the result it was given, which shows the result reached it
- * paired with its call.
+ * the tool the test names (Gemini's call with a thought signature, which must come back with it), then
+ * answers with the result it was given, which shows the result reached it paired with its call.
  */
 let kit: RelayKit;
 let anthropic: AnthropicStandIn;
@@ -71,6 +71,11 @@ function answerAsClaude(body: Record<string, unknown>) {
   };
 }
 
+/** A thought signature as Gemini sends one: bytes in base64, '+' and '/' among them. */
+const THOUGHT_SIGNATURE = Buffer.from([0x0a, 0x24, 0x01, 0xfb, 0xff, 0xbf, 0x12, 0x34, 0x56, 0xfe]).toString(
+  'base64',
+);
+
 /** Gemini: a functionCall, or, once the last content holds its functionResponse, the response. */
 function answerAsGemini(body: Record<string, unknown> | null): GeminiGenerateContentResponse {
   const contents = (body?.contents ?? []) as GeminiContent[];
@@ -81,12 +86,17 @@ function answerAsGemini(body: Record<string, unknown> | null): GeminiGenerateCon
     const offered = tools.flatMap((tool) => tool.functionDeclarations ?? []).map((each) => each.name);
     expect(offered).toContain(scriptedCall.name);
     parts = [
-      { functionCall: { id: 'vendor-call-1', name: scriptedCall.name, args: scriptedCall.args } as never },
+      {
+        functionCall: { id: 'vendor-call-1', name: scriptedCall.name, args: scriptedCall.args },
+        thoughtSignature: THOUGHT_SIGNATURE,
+      },
     ];
   } else {
-    const call = contents.at(-2)?.parts?.find((part) => part.functionCall)?.functionCall;
-    expect(response.name).toBe(call?.name);
-    expect(response.id).toBe(call?.id);
+    const callPart = contents.at(-2)?.parts?.find((part) => part.functionCall);
+    expect(response.name).toBe(callPart?.functionCall?.name);
+    expect(response.id).toBe(callPart?.functionCall?.id);
+    // Gemini 3 refuses a conversation whose function call lost the signature it came with.
+    expect(callPart?.thoughtSignature).toBe(THOUGHT_SIGNATURE);
     parts = [{ text: `The tool said: ${JSON.stringify(response.response)}` }];
   }
   return {
