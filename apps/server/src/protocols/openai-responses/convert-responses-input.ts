@@ -112,6 +112,13 @@ function convertToolCall(item: JsonObject, param: string, isCustom: boolean): To
   return { id: callId, type: 'function', function: { name: chatToolName(name, namespace), arguments: args } };
 }
 
+/**
+ * Whether a tool search item is OpenAI's own: it says so, or it has no call id (a search the client runs
+ * always has one, which its output answers).
+ */
+const isServerToolSearch = (item: JsonObject) =>
+  item.execution === 'server' || typeof item.call_id !== 'string' || item.call_id === '';
+
 /** A client-run tool_search_call item as a call of the function standing in for the tool search. */
 function convertToolSearchCall(item: JsonObject, param: string): ToolCall {
   const callId = readRequiredString(item, 'call_id', `${param}.call_id`);
@@ -252,11 +259,11 @@ export function convertResponsesInput(input: unknown): ConvertedInput {
         return;
       case 'tool_search_call':
         // OpenAI's own (server-run) search is dropped like its other built-in tools' items.
-        if (item.execution !== 'client') droppedItemTypes.add(type);
+        if (isServerToolSearch(item)) droppedItemTypes.add(type);
         else turnAt(2).toolCalls.push(convertToolSearchCall(item, param));
         return;
       case 'tool_search_output':
-        if (item.execution !== 'client') {
+        if (isServerToolSearch(item)) {
           droppedItemTypes.add(type);
           return;
         }

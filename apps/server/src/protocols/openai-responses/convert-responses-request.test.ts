@@ -571,7 +571,8 @@ describe('a tool search the client runs (Codex’s, over the MCP tools it holds 
           status: 'completed',
           tools: [found],
         },
-        { type: 'tool_search_output', call_id: 'call_u', execution: 'client', tools: [found] },
+        // without `execution`: a search of the client's, since it has a call id
+        { type: 'tool_search_output', call_id: 'call_u', tools: [found] },
         { type: 'tool_search_call', call_id: 'srv', execution: 'server', arguments: {} },
       ],
     });
@@ -602,6 +603,7 @@ describe('a tool search the client runs (Codex’s, over the MCP tools it holds 
       name: 'lookup',
       namespace: 'mcp__records',
     });
+    expect(decoded.chat.messages[3]).toMatchObject({ role: 'tool', tool_call_id: 'call_u' });
     expect(decoded.droppedItemTypes).toEqual(['tool_search_call']);
   });
 });
