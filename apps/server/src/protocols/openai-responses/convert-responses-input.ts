@@ -8,7 +8,12 @@ import type {
   ToolMessage,
 } from '../../canonical/chat';
 import { convertInputPart, convertInstructionPart, convertToolOutputPart } from './convert-responses-content';
-import { chatToolName, customToolArguments, TOOL_SEARCH } from './convert-responses-tools';
+import {
+  chatToolName,
+  convertResponsesTools,
+  customToolArguments,
+  TOOL_SEARCH,
+} from './convert-responses-tools';
 import {
   invalidField,
   isJsonObject,
@@ -129,21 +134,6 @@ function convertToolSearchCall(item: JsonObject, param: string): ToolCall {
   };
 }
 
-/** A tool's name and description for the model, as the tool search's result. */
-function describeFoundTool(tool: unknown): string[] {
-  if (!isJsonObject(tool)) return [];
-  if (tool.type === 'namespace' && Array.isArray(tool.tools)) {
-    const namespace = typeof tool.name === 'string' ? tool.name : undefined;
-    return tool.tools.flatMap((member) =>
-      isJsonObject(member)
-        ? describeFoundTool({ ...member, name: chatToolName(String(member.name), namespace) })
-        : [],
-    );
-  }
-  const description = typeof tool.description === 'string' ? `: ${tool.description}` : '';
-  return typeof tool.name === 'string' ? [`${tool.name}${description}`] : [];
-}
-
 /**
  * A client-run tool search's answer as the tool message answering its call: the names and descriptions of the
  * tools it found, which the request offers from now on (`foundTools`).
@@ -152,7 +142,16 @@ function convertToolSearchOutput(item: JsonObject, param: string, foundTools: un
   const callId = readRequiredString(item, 'call_id', `${param}.call_id`);
   const tools = Array.isArray(item.tools) ? item.tools : [];
   foundTools.push(...tools);
-  const lines = tools.flatMap(describeFoundTool);
+  // Named as the request offers them (convertResponsesTools): a namespace's tools as namespace__name.
+  const lines = convertResponsesTools(tools).tools.flatMap((tool) =>
+    'function' in tool
+      ? [
+          tool.function.description
+            ? `${tool.function.name}: ${tool.function.description}`
+            : tool.function.name,
+        ]
+      : [],
+  );
   return {
     role: 'tool',
     tool_call_id: callId,
