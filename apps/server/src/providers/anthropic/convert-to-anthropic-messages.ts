@@ -1,5 +1,6 @@
 import type { AssistantMessage, ChatMessage, ToolCall, ToolMessage } from '../../canonical/chat';
 import { UnsupportedOptionError } from '../../canonical/translation';
+import { fitToolCallId, type ToolCallIdRule } from '../shared/fit-tool-call-id';
 import type {
   AnthropicContentBlockParam,
   AnthropicMessageParam,
@@ -18,10 +19,11 @@ export interface AnthropicConversation {
   messages: AnthropicMessageParam[];
 }
 
-/** Anthropic's tool ids match ^[a-zA-Z0-9_-]+$; ids made by other vendors may not. Same rule both ways. */
-export function convertToAnthropicToolId(id: string): string {
-  return id.replace(/[^a-zA-Z0-9_-]/g, '_');
-}
+/**
+ * Anthropic's tool_use ids are letters, digits, _ and -; ids made by other vendors may not be. Its API states
+ * no length; Claude on Bedrock takes 64 characters, so that is the bound here too.
+ */
+const ANTHROPIC_TOOL_USE_IDS: ToolCallIdRule = { maxLength: 64, pattern: /^[a-zA-Z0-9_-]+$/ };
 
 function readToolInput(call: ToolCall): Record<string, unknown> {
   const text = call.function.arguments.trim();
@@ -63,7 +65,7 @@ function convertAssistant(message: AssistantMessage): AnthropicContentBlockParam
   }
   const toolUses = (message.tool_calls ?? []).map((call): AnthropicToolUseBlockParam => ({
     type: 'tool_use',
-    id: convertToAnthropicToolId(call.id),
+    id: fitToolCallId(call.id, ANTHROPIC_TOOL_USE_IDS),
     name: call.function.name,
     input: readToolInput(call),
   }));
@@ -79,7 +81,7 @@ function convertToolResult(message: ToolMessage): AnthropicToolResultBlockParam 
         );
   return {
     type: 'tool_result',
-    tool_use_id: convertToAnthropicToolId(message.tool_call_id),
+    tool_use_id: fitToolCallId(message.tool_call_id, ANTHROPIC_TOOL_USE_IDS),
     content,
     ...(message.is_error ? { is_error: true } : {}),
   };

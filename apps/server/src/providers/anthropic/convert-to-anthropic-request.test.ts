@@ -61,7 +61,7 @@ describe('canonical chat → Anthropic request', () => {
               function: { name: 'get_weather', arguments: '{"location":"Paris"}' },
             },
             {
-              id: 'call_2.berlin',
+              id: 'call_2_berlin',
               type: 'function',
               function: { name: 'get_weather', arguments: '{"location": "Berlin"}' },
             },
@@ -70,7 +70,7 @@ describe('canonical chat → Anthropic request', () => {
         { role: 'tool', tool_call_id: 'toolu_01A09q90qw90lq917835lq9', content: '18°C, sunny' },
         {
           role: 'tool',
-          tool_call_id: 'call_2.berlin',
+          tool_call_id: 'call_2_berlin',
           is_error: true,
           content: [
             { type: 'text', text: 'The weather station did not answer; here is its last camera picture.' },
@@ -334,23 +334,27 @@ describe('canonical chat → Anthropic request', () => {
     expect(() => convert({ logprobs: true })).toThrow('Anthropic does not support logprobs');
   });
 
-  it("keeps tool ids Anthropic accepts and rewrites other vendors' ids the same way in calls and results", () => {
+  it("keeps tool ids Anthropic accepts and fits other vendors' ids the same way in calls and results", () => {
+    // Kimi-style ids that differ only in a character Anthropic refuses must stay two ids
+    const ids = ['toolu_01A09q90qw90lq917835lq9', 'functions.get_time:0', 'functions.get_time.0'];
     const messages = messagesOf([
       { role: 'user', content: 'Hi' },
       {
         role: 'assistant',
-        tool_calls: [
-          { id: 'functions.get_time:0', type: 'function', function: { name: 'get_time', arguments: '{}' } },
-        ],
+        tool_calls: ids.map((id) => ({
+          id,
+          type: 'function' as const,
+          function: { name: 'get_time', arguments: '{}' },
+        })),
       },
-      { role: 'tool', tool_call_id: 'functions.get_time:0', content: 'noon' },
+      ...ids.map((id) => ({ role: 'tool' as const, tool_call_id: id, content: 'noon' })),
     ]);
-    expect(messages[1].content).toEqual([
-      { type: 'tool_use', id: 'functions_get_time_0', name: 'get_time', input: {} },
-    ]);
-    expect(messages[2].content).toEqual([
-      { type: 'tool_result', tool_use_id: 'functions_get_time_0', content: 'noon' },
-    ]);
+    const calls = (messages[1].content as { id: string }[]).map((block) => block.id);
+    const results = (messages[2].content as { tool_use_id: string }[]).map((block) => block.tool_use_id);
+    expect(calls[0]).toBe(ids[0]);
+    expect(results).toEqual(calls);
+    expect(new Set(calls).size).toBe(3);
+    for (const id of calls) expect(id).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
   });
 
   it('sends the user as metadata.user_id and stream only when streaming', () => {
