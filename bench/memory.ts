@@ -17,8 +17,8 @@ const RUNS: Mode[] = ['json', 'stream', 'stream', 'stream'];
 /**
  * Peak RSS of one gateway over consecutive c=256 runs (JSON, then streams), each variant on a fresh gateway
  * alone on the proxy core. Each run ends with autocannon dropping its open connections, i.e. client aborts:
- * streams cut mid-answer are billed on a local count, which loads gpt-tokenizer's tables in the default
- * setup, so the runs show the gateway before and after it holds them.
+ * streams cut mid-answer are billed on a local count, which starts the tokenizer thread in the default
+ * setup, so the runs show the gateway before and after the thread holds its tables.
  */
 export async function runMemory(options: MemoryOptions): Promise<string> {
   const variants = options.variants.map(parseVariant);

@@ -36,6 +36,13 @@ describe('the tokenizer thread', () => {
     expect(each).toEqual(texts.map((text) => countO200k(text)));
   });
 
+  it("counts a text holding a special token as text (gpt-tokenizer's countTokens throws on it)", async () => {
+    const thread = newThread();
+    const text = 'Why does my prompt end with <|endoftext|> or <|im_start|>?';
+    expect(await thread.count('o200k', [text])).toBe(countO200k(text, { disallowedSpecial: new Set() }));
+    expect(() => countO200k(text)).toThrow(/special token/);
+  });
+
   it('answers nothing to count without starting the thread', async () => {
     const thread = newThread();
     expect(await thread.count('o200k', [])).toBe(0);
