@@ -263,6 +263,46 @@ describe('stored responses', () => {
     ]);
   });
 
+  it('keeps offering the tools a stored conversation’s tool search found', async () => {
+    await kit.test.context.options.set('ResponsesStorageEnabled', 'true');
+    const { client } = await newClient();
+    const search = { type: 'tool_search', execution: 'client', parameters: { type: 'object' } };
+    const found = {
+      type: 'namespace',
+      name: 'mcp__docs',
+      description: 'Docs.',
+      tools: [{ type: 'function', name: 'lookup', parameters: { type: 'object' } }],
+    };
+    const toolNames = () =>
+      (lastUpstreamBody().tools as { function?: { name: string } }[]).map((tool) => tool.function?.name);
+    // Fields newer than the SDK's types, sent as Codex sends them.
+    const first = await client.responses.create({
+      model: 'gpt-4o',
+      tools: [search],
+      input: [
+        { role: 'user', content: 'Find the docs tool' },
+        { type: 'tool_search_call', call_id: 'call_s', execution: 'client', arguments: { query: 'docs' } },
+        { type: 'tool_search_output', call_id: 'call_s', execution: 'client', tools: [found] },
+      ],
+    } as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming);
+    expect(toolNames()).toEqual(['tool_search', 'mcp__docs__lookup']);
+
+    await client.responses.create({
+      model: 'gpt-4o',
+      tools: [search],
+      input: 'Now look up page 7',
+      previous_response_id: first.id,
+    } as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming);
+    expect(toolNames()).toEqual(['tool_search', 'mcp__docs__lookup']);
+    expect(lastUpstreamBody().messages).toMatchObject([
+      { role: 'user', content: 'Find the docs tool' },
+      { role: 'assistant', tool_calls: [{ id: 'call_s', function: { name: 'tool_search' } }] },
+      { role: 'tool', tool_call_id: 'call_s' },
+      { role: 'assistant' },
+      { role: 'user', content: 'Now look up page 7' },
+    ]);
+  });
+
   it('reads and deletes a stored response for its own user only; store: false is not stored', async () => {
     await kit.test.context.options.set('ResponsesStorageEnabled', 'true');
     const alice = await newClient();

@@ -27,13 +27,17 @@ export async function relayResponses(
 ): Promise<void> {
   const { context, log } = runtime;
   const caller = requireCaller(request);
-  const decoded = convertResponsesRequest(request.body.value);
-  const previous = decoded.previousResponseId
-    ? await loadPreviousConversation(context, caller.userId, decoded.previousResponseId)
-    : [];
+  const body = request.body.value;
+  // Read first: the tools a stored conversation's tool searches found are offered again (a previous id that
+  // is not a string is the decoder's 400).
+  const previous =
+    typeof body.previous_response_id === 'string' && body.previous_response_id !== ''
+      ? await loadPreviousConversation(context, caller.userId, body.previous_response_id)
+      : { messages: [], foundTools: [] };
+  const decoded = convertResponsesRequest(body, previous.foundTools);
   const isStored = shouldStoreResponse(context.options, decoded);
   const responses = { ...decoded, echo: { ...decoded.echo, store: isStored } };
-  const codec = createOpenAIResponsesCodec(responses, withPreviousConversation(responses, previous));
+  const codec = createOpenAIResponsesCodec(responses, withPreviousConversation(responses, previous.messages));
 
   await relayChatCompletions(runtime, request, reply, codec);
 
@@ -42,7 +46,7 @@ export async function relayResponses(
   await saveResponse(
     context,
     { userId: caller.userId, tokenId: caller.tokenId },
-    [...previous, ...decoded.input],
+    { messages: [...previous.messages, ...decoded.input], foundTools: decoded.foundTools },
     response,
   ).catch((error: unknown) =>
     log.error({ err: error, requestId: request.id, responseId: response.id }, 'storing a response failed'),

@@ -1,7 +1,11 @@
-import type { ChatMessage } from '../canonical/chat';
 import { relayErrors } from '../relay/relay-error';
 import { convertToInputItems, type InputItem } from './convert-to-input-items';
-import { getOwnedRow, requireResponseStorage, type ResponseStorageContext } from './response-storage';
+import {
+  getOwnedRow,
+  readStoredConversation,
+  requireResponseStorage,
+  type ResponseStorageContext,
+} from './response-storage';
 import { readPageLimit } from '../relay/read-page-limit';
 
 /** The query of GET /v1/responses/{id}/input_items, as the client sent it. */
@@ -42,7 +46,7 @@ export async function listInputItems(
   const limit = readPageLimit(query.limit, { default: DEFAULT_LIMIT, max: MAX_LIMIT });
   const order = readOrder(query.order);
   const row = await getOwnedRow(context, userId, id);
-  const items = convertToInputItems(row.id, JSON.parse(row.conversation) as ChatMessage[]);
+  const items = convertToInputItems(row.id, readStoredConversation(row.conversation).messages);
   if (order === 'desc') items.reverse();
 
   let start = 0;

@@ -113,13 +113,17 @@ describe.each(databases)('stored responses on $name', ({ open }) => {
       shouldStoreResponse(context.options, convertResponsesRequest({ model: 'm', input: 'x', store: false })),
     ).toBe(false);
     const response = answerTo('Weather in Paris?', 'Sunny.');
-    await saveResponse(context, alice, [{ role: 'user', content: 'Weather in Paris?' }], response);
+    const messages = [{ role: 'user' as const, content: 'Weather in Paris?' }];
+    await saveResponse(context, alice, { messages, foundTools: [] }, response);
 
     expect(await getStoredResponse(context, alice.userId, response.id)).toEqual(response);
-    expect(await loadPreviousConversation(context, alice.userId, response.id)).toEqual([
-      { role: 'user', content: 'Weather in Paris?' },
-      { role: 'assistant', content: 'Sunny.' },
-    ]);
+    expect(await loadPreviousConversation(context, alice.userId, response.id)).toEqual({
+      messages: [
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: 'Sunny.' },
+      ],
+      foundTools: [],
+    });
 
     expect(await refusalOf(getStoredResponse(context, bob.userId, response.id))).toMatchObject({
       status: 404,
@@ -148,8 +152,38 @@ describe.each(databases)('stored responses on $name', ({ open }) => {
       { role: 'user' as const, content: [{ type: 'image_url' as const, image_url: { url: image } }] },
     ];
     const response = answerTo('What is it?', 'A picture.');
-    await saveResponse(context, alice, conversation, response);
-    expect((await loadPreviousConversation(context, alice.userId, response.id))[0]).toEqual(conversation[0]);
+    await saveResponse(context, alice, { messages: conversation, foundTools: [] }, response);
+    expect((await loadPreviousConversation(context, alice.userId, response.id)).messages[0]).toEqual(
+      conversation[0],
+    );
+  });
+
+  it('keeps the tools tool searches found with the conversation, and reads rows stored before them', async () => {
+    await context.options.set('ResponsesStorageEnabled', 'true');
+    const found = [{ type: 'namespace', name: 'mcp__docs', tools: [{ type: 'function', name: 'lookup' }] }];
+    const messages = [{ role: 'user' as const, content: 'Look it up' }];
+    const withTools = answerTo('Look it up', 'Found it.');
+    await saveResponse(context, alice, { messages, foundTools: found }, withTools);
+    expect(await loadPreviousConversation(context, alice.userId, withTools.id)).toEqual({
+      messages: [...messages, { role: 'assistant', content: 'Found it.' }],
+      foundTools: found,
+    });
+
+    // a row written as a bare message array, as every row was before
+    const older = answerTo('Hello', 'Hi.');
+    await saveResponse(
+      context,
+      alice,
+      { messages: [{ role: 'user', content: 'Hello' }], foundTools: [] },
+      older,
+    );
+    const row = await context.db
+      .selectFrom('stored_responses')
+      .select('conversation')
+      .where('id', '=', older.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(row.conversation)).toEqual([{ role: 'user', content: 'Hello' }]);
+    expect((await loadPreviousConversation(context, alice.userId, older.id)).foundTools).toEqual([]);
   });
 
   it('stops answering expired responses and prunes them, keeping the others', async () => {
@@ -157,8 +191,8 @@ describe.each(databases)('stored responses on $name', ({ open }) => {
     await context.options.set('ResponsesRetentionDays', '30');
     const expired = answerTo('Old question', 'Old answer', nowSeconds() - 31 * 86_400);
     const fresh = answerTo('New question', 'New answer', nowSeconds() - 29 * 86_400);
-    await saveResponse(context, alice, [], expired);
-    await saveResponse(context, alice, [], fresh);
+    await saveResponse(context, alice, { messages: [], foundTools: [] }, expired);
+    await saveResponse(context, alice, { messages: [], foundTools: [] }, fresh);
 
     expect(await refusalOf(getStoredResponse(context, alice.userId, expired.id))).toMatchObject({
       status: 404,

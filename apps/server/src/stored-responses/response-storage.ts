@@ -22,6 +22,30 @@ import {
  * the pruning of older responses of the same conversation.
  */
 
+/**
+ * A stored conversation: its messages, and the tools its client-run tool searches found (tool_search_output
+ * items), which stay offered on every later turn as they would in the conversation itself.
+ */
+export interface StoredConversation {
+  messages: ChatMessage[];
+  foundTools: unknown[];
+}
+
+/**
+ * The `conversation` column: the messages as a JSON array, as every row was written before tool searches were
+ * read; a conversation whose tool searches found tools is `{"messages": […], "found_tools": […]}`.
+ */
+export function readStoredConversation(column: string): StoredConversation {
+  const stored = JSON.parse(column) as ChatMessage[] | { messages: ChatMessage[]; found_tools: unknown[] };
+  return Array.isArray(stored)
+    ? { messages: stored, foundTools: [] }
+    : { messages: stored.messages, foundTools: stored.found_tools };
+}
+
+function writeStoredConversation({ messages, foundTools }: StoredConversation): string {
+  return JSON.stringify(foundTools.length === 0 ? messages : { messages, found_tools: foundTools });
+}
+
 const DAY_SECONDS = 86_400;
 
 export interface ResponseOwner {
@@ -81,14 +105,14 @@ export async function getOwnedRow(
 
 /**
  * The conversation a previous_response_id continues: the messages before that response (without its
- * instructions, which the API does not carry over), then its output. A 400 naming the field when storage is
- * off or the response is unknown to this user.
+ * instructions, which the API does not carry over), then its output, and the tools its tool searches found.
+ * A 400 naming the field when storage is off or the response is unknown to this user.
  */
 export async function loadPreviousConversation(
   context: ResponseStorageContext,
   userId: number,
   id: string,
-): Promise<ChatMessage[]> {
+): Promise<StoredConversation> {
   if (!isResponseStorageEnabled(context.options)) {
     throw relayErrors.invalidRequest(
       'previous_response_id needs stored responses, which are turned off on this gateway: send the whole ' +
@@ -105,17 +129,18 @@ export async function loadPreviousConversation(
     );
   }
   const response = JSON.parse(row.response) as ResponsesObject;
-  return [
-    ...(JSON.parse(row.conversation) as ChatMessage[]),
-    ...convertResponsesInput(response.output).messages,
-  ];
+  const { messages, foundTools } = readStoredConversation(row.conversation);
+  return { messages: [...messages, ...convertResponsesInput(response.output).messages], foundTools };
 }
 
-/** Keeps a finished response: the conversation it answered (previous and new input) and the response itself. */
+/**
+ * Keeps a finished response: the conversation it answered (previous and new input, and the tools found in
+ * it) and the response itself.
+ */
 export async function saveResponse(
   context: ResponseStorageContext,
   owner: ResponseOwner,
-  conversation: ChatMessage[],
+  conversation: StoredConversation,
   response: ResponsesObject,
 ): Promise<void> {
   await insertStoredResponse(context.db, {
@@ -123,7 +148,7 @@ export async function saveResponse(
     user_id: owner.userId,
     token_id: owner.tokenId,
     model: response.model,
-    conversation: JSON.stringify(conversation),
+    conversation: writeStoredConversation(conversation),
     response: JSON.stringify(response),
     created_at: response.created_at,
   });

@@ -82,7 +82,8 @@ describe('GET and DELETE /v1/responses/{id}, GET /v1/responses/{id}/input_items'
     await context.options.set('ResponsesStorageEnabled', 'true');
     const echo = convertResponsesRequest({ model: 'gpt-4o', input: 'Hi' }).echo;
     const response = buildResponsesObject(createResponsesContext(echo), { status: 'completed', output: [] });
-    await saveResponse(context, { userId: 1, tokenId: 10 }, [{ role: 'user', content: 'Hi' }], response);
+    const conversation = { messages: [{ role: 'user' as const, content: 'Hi' }], foundTools: [] };
+    await saveResponse(context, { userId: 1, tokenId: 10 }, conversation, response);
 
     const own = await as(1, 'GET', `/responses/${response.id}`);
     expect(own.statusCode).toBe(200);
@@ -105,14 +106,17 @@ describe('GET and DELETE /v1/responses/{id}, GET /v1/responses/{id}/input_items'
     await saveResponse(
       context,
       { userId: 1, tokenId: 10 },
-      [
-        { role: 'user', content: 'Weather?' },
-        {
-          role: 'assistant',
-          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'w', arguments: '{}' } }],
-        },
-        { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
-      ],
+      {
+        messages: [
+          { role: 'user', content: 'Weather?' },
+          {
+            role: 'assistant',
+            tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'w', arguments: '{}' } }],
+          },
+          { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+        ],
+        foundTools: [],
+      },
       response,
     );
     const all = await as(1, 'GET', `/responses/${response.id}/input_items?order=asc`);

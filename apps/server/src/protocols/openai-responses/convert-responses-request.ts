@@ -37,6 +37,8 @@ export interface ResponsesRequest {
   droppedItemTypes: string[];
   /** the custom and namespaced tools among the chat tools, to write the answer's calls of them back */
   toolOrigins: ResponsesToolOrigins;
+  /** the tools the conversation's client-run tool searches found, earlier turns' first: what a stored one keeps */
+  foundTools: unknown[];
 }
 
 /** Fields read below; any other one goes to extraFields. */
@@ -172,13 +174,24 @@ function readSharedFields(body: JsonObject, text: JsonObject | undefined): JsonO
 /**
  * Decodes a Responses API request (https://platform.openai.com/docs/api-reference/responses/create) into the
  * canonical chat request. Every malformed field is a 400 naming it; unknown fields are never an error.
+ * `earlierFoundTools`: what the tool searches of a stored conversation it continues found.
  */
-export function convertResponsesRequest(body: JsonObject): ResponsesRequest {
+export function convertResponsesRequest(
+  body: JsonObject,
+  earlierFoundTools: unknown[] = [],
+): ResponsesRequest {
   const model = requireModel(body);
   refuseStatefulFeatures(body);
   const previousResponseId = readString(body, 'previous_response_id') ?? null;
   const instructions = readString(body, 'instructions') ?? null;
-  const { messages: input, droppedItemTypes, foundTools } = convertResponsesInput(body.input ?? []);
+  const decodedInput = convertResponsesInput(body.input ?? []);
+  const { messages: input, droppedItemTypes } = decodedInput;
+  // each found tool once, however often it was found, so a long conversation's stored list does not grow
+  const foundTools = [
+    ...new Map(
+      [...earlierFoundTools, ...decodedInput.foundTools].map((tool) => [JSON.stringify(tool), tool]),
+    ).values(),
+  ];
   if (input.length === 0 && previousResponseId === null) {
     throw invalidField('input', 'input is required: a string or a non-empty array of items');
   }
@@ -251,6 +264,7 @@ export function convertResponsesRequest(body: JsonObject): ResponsesRequest {
     extraFields,
     droppedItemTypes,
     toolOrigins: converted.origins,
+    foundTools,
   };
 }
 

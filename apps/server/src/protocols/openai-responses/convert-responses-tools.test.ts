@@ -229,4 +229,24 @@ describe('a tool search the client runs (Codex’s, over the MCP tools it holds 
     expect(decoded.chat.messages[3]).toMatchObject({ role: 'tool', tool_call_id: 'call_u' });
     expect(decoded.droppedItemTypes).toEqual(['tool_search_call']);
   });
+
+  it('offers what a stored conversation’s searches found, before what this input’s found, for the store', () => {
+    const other = { type: 'function', name: 'ping', parameters: { type: 'object' } } as const;
+    const decoded = convertResponsesRequest(
+      {
+        model: 'gpt-5.5',
+        tools: [search],
+        previous_response_id: 'resp_1',
+        input: [{ type: 'tool_search_output', call_id: 'call_v', tools: [other, found] }],
+      },
+      [found],
+    );
+    expect(decoded.chat.tools?.map((tool) => 'function' in tool && tool.function.name)).toEqual([
+      'tool_search',
+      'mcp__records__lookup',
+      'ping',
+    ]);
+    expect(decoded.toolOrigins.get('mcp__records__lookup')).toMatchObject({ namespace: 'mcp__records' });
+    expect(decoded.foundTools).toEqual([found, other]);
+  });
 });
