@@ -1,4 +1,3 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -6,26 +5,16 @@ import {
   TWO_FACTOR_ENROLMENT_REQUIRED_MESSAGE,
   type RecoveryCodes,
   type TwoFactorEnrolment,
-  type TwoFactorStatus,
 } from '@gatehouse/shared';
 import { openTwoFactorSecret, sealTwoFactorSecret } from '../src/auth/two-factor-secret';
 import { loadConfig } from '../src/config/config';
-import { externalDatabaseServers, isListening } from './support/external-databases';
-import { startFakeGitHub, type FakeGitHub } from './support/fake-github';
-import {
-  createTestApp,
-  createUserSession,
-  envelope,
-  loginAs,
-  sessionCookie,
-  type Session,
-  type TestApp,
-} from './test-app';
+import { PASSWORD, WRONG_CODE, twoFactorSteps } from './support/two-factor-steps';
+import { createTestApp, createUserSession, envelope, loginAs, type TestApp } from './test-app';
 
-const PASSWORD = 'password123';
-const WRONG_CODE = 'The code is wrong or has already been used';
-const SIGN_IN_EXPIRED = 'The sign-in has expired; please sign in again';
-
+/**
+ * Two-factor sign-in, the account's side: enrolling, turning it off, new recovery codes, root's reset and the
+ * option that makes admins enrol. Signing in with a code is in two-factor-sign-in.test.ts.
+ */
 let test: TestApp;
 beforeEach(async () => {
   test = await createTestApp();
@@ -34,69 +23,7 @@ afterEach(async () => {
   await test.close();
 });
 
-interface Enrolled {
-  totp: TOTP;
-  recoveryCodes: string[];
-  /** a code of the time step after the one the enrolment was confirmed with (that one is spent) */
-  nextCode(): string;
-}
-
-function post(url: string, headers: Record<string, string>, payload?: object) {
-  return test.app.inject({ method: 'POST', url, headers, payload });
-}
-
-/** Enrols the session's user the way the console does: start, read the secret, confirm with a code. */
-async function enrol(session: Session): Promise<Enrolled> {
-  const start = envelope<TwoFactorEnrolment>(await post('/api/user/2fa/enroll', session.headers));
-  expect(start.success).toBe(true);
-  const totp = new TOTP({ secret: Secret.fromBase32(start.data.secret) });
-  const confirmed = envelope<RecoveryCodes>(
-    await post('/api/user/2fa/confirm', session.headers, { code: totp.generate() }),
-  );
-  expect(confirmed.success).toBe(true);
-  return {
-    totp,
-    recoveryCodes: confirmed.data.recovery_codes,
-    nextCode: () => totp.generate({ timestamp: Date.now() + 30_000 }),
-  };
-}
-
-function passwordLogin(username: string, password = PASSWORD) {
-  return test.app.inject({ method: 'POST', url: '/api/user/login', payload: { username, password } });
-}
-
-function challengeCookie(response: LightMyRequestResponse): string {
-  const cookie = response.cookies.find((candidate) => candidate.name === 'gatehouse_2fa');
-  if (!cookie) throw new Error('no two-factor cookie in the response');
-  return `${cookie.name}=${cookie.value}`;
-}
-
-function secondStep(cookie: string, code: string) {
-  return test.app.inject({
-    method: 'POST',
-    url: '/api/user/login/2fa',
-    headers: cookie ? { cookie } : {},
-    payload: { code },
-  });
-}
-
-/** The first step for a user with two-factor sign-in: no session, a challenge cookie. */
-async function startSignIn(username: string): Promise<string> {
-  const response = await passwordLogin(username);
-  expect(envelope(response)).toEqual({
-    success: true,
-    message: 'Enter the code from your authenticator app',
-    data: { require_2fa: true },
-  });
-  expect(response.cookies.find((cookie) => cookie.name === 'gatehouse_session')).toBeUndefined();
-  return challengeCookie(response);
-}
-
-function status(session: Session) {
-  return test.app
-    .inject({ url: '/api/user/2fa', headers: session.headers })
-    .then((response) => envelope<TwoFactorStatus>(response).data);
-}
+const { enrol, passwordLogin, post, secondStep, startSignIn, status } = twoFactorSteps(() => test);
 
 describe('enrolment', () => {
   it('answers a standard otpauth URI and QR code, stores the secret sealed, and turns on with a first code', async () => {
@@ -174,134 +101,6 @@ describe('enrolment', () => {
     // Without a configured SESSION_SECRET there is no lasting key: stored as is, and readable after a restart.
     expect(sealTwoFactorSecret(random, 'JBSWY3DPEHPK3PXP')).toBe('plain:JBSWY3DPEHPK3PXP');
     expect(openTwoFactorSecret(second, 'plain:JBSWY3DPEHPK3PXP')).toBe('JBSWY3DPEHPK3PXP');
-  });
-});
-
-describe('sign-in with a second factor', () => {
-  it('asks for a code after the password; a wrong or replayed code is refused, a fresh one signs in', async () => {
-    const alice = await createUserSession(test);
-    const enrolled = await enrol(alice);
-
-    const cookie = await startSignIn(alice.user.username);
-    // The challenge cookie is no session.
-    expect((await test.app.inject({ url: '/api/user/self', headers: { cookie } })).statusCode).toBe(401);
-    expect(envelope(await secondStep(cookie, '123456'))).toMatchObject({
-      success: false,
-      message: WRONG_CODE,
-    });
-    expect(envelope(await secondStep(cookie, 'not-a-recovery-code')).message).toBe(WRONG_CODE);
-    // The code the enrolment was confirmed with is spent already.
-    expect(envelope(await secondStep(cookie, enrolled.totp.generate())).message).toBe(WRONG_CODE);
-
-    const code = enrolled.nextCode();
-    const signedIn = await secondStep(cookie, code);
-    expect(envelope(signedIn)).toMatchObject({
-      success: true,
-      message: 'Login successful!',
-      data: { username: alice.user.username },
-    });
-    const self = await test.app.inject({
-      url: '/api/user/self',
-      headers: { cookie: sessionCookie(signedIn) },
-    });
-    expect(self.statusCode).toBe(200);
-    // The challenge works once.
-    expect(envelope(await secondStep(cookie, code)).message).toBe(SIGN_IN_EXPIRED);
-
-    // The same code again, in a new sign-in: replayed, refused.
-    const again = await startSignIn(alice.user.username);
-    const replayed = await secondStep(again, code);
-    expect(envelope(replayed)).toMatchObject({ success: false, message: WRONG_CODE });
-    expect(replayed.cookies.find((entry) => entry.name === 'gatehouse_session')).toBeUndefined();
-  });
-
-  it('takes each recovery code once', async () => {
-    const alice = await createUserSession(test);
-    const { recoveryCodes } = await enrol(alice);
-    const [first] = recoveryCodes;
-
-    // Typed in capitals and without the dash still counts.
-    const signedIn = await secondStep(
-      await startSignIn(alice.user.username),
-      first!.toUpperCase().replace('-', ''),
-    );
-    expect(envelope(signedIn).success).toBe(true);
-    expect((await status(alice)).recovery_codes_left).toBe(9);
-
-    const reused = await secondStep(await startSignIn(alice.user.username), first!);
-    expect(envelope(reused)).toMatchObject({ success: false, message: WRONG_CODE });
-  });
-
-  it('needs the challenge cookie, and ends the challenge after five wrong codes or five minutes', async () => {
-    const alice = await createUserSession(test);
-    const enrolled = await enrol(alice);
-    expect(envelope(await secondStep('', enrolled.nextCode())).message).toBe(SIGN_IN_EXPIRED);
-    expect(envelope(await secondStep('gatehouse_2fa=forged', enrolled.nextCode())).message).toBe(
-      SIGN_IN_EXPIRED,
-    );
-    expect(envelope(await test.app.inject({ method: 'POST', url: '/api/user/login/2fa' })).message).toMatch(
-      /^code: /,
-    );
-
-    const cookie = await startSignIn(alice.user.username);
-    for (let attempt = 1; attempt < 5; attempt += 1) {
-      expect(envelope(await secondStep(cookie, '000000')).message).toBe(WRONG_CODE);
-    }
-    expect(envelope(await secondStep(cookie, '000000')).message).toBe(
-      'Too many wrong codes; please sign in again',
-    );
-    expect(envelope(await secondStep(cookie, enrolled.nextCode())).message).toBe(SIGN_IN_EXPIRED);
-
-    const late = await startSignIn(alice.user.username);
-    await test.context.db.updateTable('two_factor_challenges').set({ expires_at: 1 }).execute();
-    expect(envelope(await secondStep(late, enrolled.nextCode())).message).toBe(SIGN_IN_EXPIRED);
-  });
-
-  it('counts every code tried against the login rate limit', async () => {
-    await test.close();
-    test = await createTestApp({ CRITICAL_RATE_LIMIT: '5' });
-    const alice = await createUserSession(test, { role: Role.common });
-    await enrol(alice);
-    // Three counted so far: the sign-in of createUserSession, the enrolment's confirm, this password step.
-    const cookie = challengeCookie(await passwordLogin(alice.user.username));
-    expect(envelope(await secondStep(cookie, '000000')).message).toBe(WRONG_CODE);
-    expect(envelope(await secondStep(cookie, '111111')).message).toBe(WRONG_CODE);
-    const refused = await secondStep(cookie, '222222');
-    expect(refused.statusCode).toBe(429);
-  });
-
-  it('asks GitHub sign-ins for the code too', async () => {
-    const github: FakeGitHub = await startFakeGitHub('Iv1.two-factor', 'github-secret');
-    try {
-      await test.close();
-      test = await createTestApp({ GITHUB_OAUTH_BASE_URL: github.url, GITHUB_API_BASE_URL: github.url });
-      await test.context.options.set('GitHubOAuthEnabled', 'true');
-      await test.context.options.set('GitHubClientId', 'Iv1.two-factor');
-      await test.context.options.set('GitHubClientSecret', 'github-secret');
-      const alice = await createUserSession(test);
-      await test.context.db
-        .updateTable('users')
-        .set({ github_id: '4242' })
-        .where('id', '=', alice.user.id)
-        .execute();
-      const enrolled = await enrol(alice);
-
-      const stateResponse = await test.app.inject({ url: '/api/oauth/state' });
-      const state = envelope<string>(stateResponse).data;
-      const stateCookie = stateResponse.cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join('; ');
-      const code = github.authorize({ id: 4242, login: 'alice-gh', name: null });
-      const callback = await test.app.inject({
-        url: `/api/oauth/github?code=${code}&state=${encodeURIComponent(state)}`,
-        headers: { cookie: stateCookie },
-      });
-      expect(envelope(callback)).toMatchObject({ success: true, data: { require_2fa: true } });
-      expect(callback.cookies.find((cookie) => cookie.name === 'gatehouse_session')).toBeUndefined();
-
-      const signedIn = await secondStep(challengeCookie(callback), enrolled.nextCode());
-      expect(envelope(signedIn)).toMatchObject({ success: true, data: { username: alice.user.username } });
-    } finally {
-      await github.close();
-    }
   });
 });
 
@@ -411,36 +210,3 @@ describe("root's reset and the option for admins", () => {
     expect((await test.app.inject({ url: '/api/channel/', headers: admin.headers })).statusCode).toBe(200);
   });
 });
-
-for (const server of externalDatabaseServers) {
-  const isReachable = await isListening(server.port);
-  describe.skipIf(!isReachable)(`on ${server.name}`, () => {
-    it('enrols, signs in with a code once, and takes a recovery code once', async () => {
-      const database = await server.create('gatehouse_two_factor');
-      await test.close();
-      try {
-        test = await createTestApp({ SQL_DSN: database.dsn });
-        const alice = await createUserSession(test);
-        const enrolled = await enrol(alice);
-        const code = enrolled.nextCode();
-        expect(envelope(await secondStep(await startSignIn(alice.user.username), code)).success).toBe(true);
-        expect(envelope(await secondStep(await startSignIn(alice.user.username), code)).message).toBe(
-          WRONG_CODE,
-        );
-        const recovery = enrolled.recoveryCodes[0]!;
-        expect(envelope(await secondStep(await startSignIn(alice.user.username), recovery)).success).toBe(
-          true,
-        );
-        expect(envelope(await secondStep(await startSignIn(alice.user.username), recovery)).message).toBe(
-          WRONG_CODE,
-        );
-        expect(await status(alice)).toMatchObject({ enabled: true, recovery_codes_left: 9 });
-      } finally {
-        await test.close();
-        await database.drop();
-        // afterEach closes the app of every test.
-        test = await createTestApp();
-      }
-    });
-  });
-}
