@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ChannelType, LogType } from '@gatehouse/shared';
+import { ChannelType } from '@gatehouse/shared';
 import { startAnthropicStandIn, type AnthropicStandIn } from './support/anthropic-stand-in';
 import { startRelayKit, type RelayKit } from './support/relay-kit';
 
@@ -39,15 +39,7 @@ async function newClient() {
   return { user, client: kit.client(key) };
 }
 
-async function lastLog() {
-  await kit.settle();
-  return kit.test.context.db
-    .selectFrom('logs')
-    .selectAll()
-    .where('type', '=', LogType.consume)
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
-}
+const lastLog = () => kit.lastConsumeLog();
 
 const weatherTool = {
   type: 'function' as const,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ChannelType, LogType } from '@gatehouse/shared';
+import { ChannelType } from '@gatehouse/shared';
 import { STAND_IN_KEY, startBedrockStandIn, type BedrockStandIn } from './support/bedrock-stand-in';
 import { startRelayKit, type RelayKit } from './support/relay-kit';
 
@@ -45,15 +45,7 @@ async function newClient(quota = 1_000_000) {
   return { user, client: kit.client(key) };
 }
 
-async function lastLog() {
-  await kit.settle();
-  return kit.test.context.db
-    .selectFrom('logs')
-    .selectAll()
-    .where('type', '=', LogType.consume)
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
-}
+const lastLog = () => kit.lastConsumeLog();
 
 describe('an OpenAI client on an AWS Bedrock channel', () => {
   it('gets Converse’s answer and is billed the usage Bedrock reported, cache reads included', async () => {

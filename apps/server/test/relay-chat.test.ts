@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { LogType } from '@gatehouse/shared';
 import { startOpenAIUpstream, type OpenAIUpstream } from './support/openai-upstream';
 import { startRelayKit, type RelayKit } from './support/relay-kit';
 
@@ -25,15 +24,7 @@ beforeEach(() => {
   upstream.received.length = 0;
 });
 
-async function lastLog() {
-  await kit.settle();
-  return kit.test.context.db
-    .selectFrom('logs')
-    .selectAll()
-    .where('type', '=', LogType.consume)
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
-}
+const lastLog = () => kit.lastConsumeLog();
 
 describe('POST /v1/chat/completions (JSON)', () => {
   it('answers the upstream completion and bills its usage exactly', async () => {

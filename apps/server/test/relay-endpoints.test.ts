@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import OpenAI, { toFile } from 'openai';
-import { ChannelType, LogType } from '@gatehouse/shared';
+import { ChannelType } from '@gatehouse/shared';
 import { startOpenAIUpstream, type OpenAIUpstream } from './support/openai-upstream';
 import { startRelayKit, type RelayKit } from './support/relay-kit';
 
@@ -48,15 +48,7 @@ beforeEach(() => {
   upstream.received.length = 0;
 });
 
-async function lastLog() {
-  await kit.settle();
-  return kit.test.context.db
-    .selectFrom('logs')
-    .selectAll()
-    .where('type', '=', LogType.consume)
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
-}
+const lastLog = () => kit.lastConsumeLog();
 
 describe('embeddings and moderations', () => {
   it('relays embeddings and bills the prompt tokens', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ChannelType, LogType } from '@gatehouse/shared';
+import { ChannelType } from '@gatehouse/shared';
 import { startCohereStandIn, type CohereStandIn } from './support/cohere-stand-in';
 import { startCozeStandIn, type CozeStandIn } from './support/coze-stand-in';
 import { startDeepLStandIn, type DeepLStandIn } from './support/deepl-stand-in';
@@ -77,15 +77,7 @@ async function newClient() {
   return kit.client(key);
 }
 
-async function lastLog() {
-  await kit.settle();
-  return kit.test.context.db
-    .selectFrom('logs')
-    .selectAll()
-    .where('type', '=', LogType.consume)
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
-}
+const lastLog = () => kit.lastConsumeLog();
 
 async function streamText(stream: AsyncIterable<{ choices: Array<{ delta: { content?: string | null } }> }>) {
   let text = '';

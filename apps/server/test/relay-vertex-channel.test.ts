@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ChannelType, LogType } from '@gatehouse/shared';
+import { ChannelType } from '@gatehouse/shared';
 import {
   createTestServiceAccount,
   startGoogleTokenStandIn,
@@ -66,15 +66,7 @@ async function newClient(quota = 1_000_000) {
   return { user, client: kit.client(key) };
 }
 
-async function lastLog() {
-  await kit.settle();
-  return kit.test.context.db
-    .selectFrom('logs')
-    .selectAll()
-    .where('type', '=', LogType.consume)
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
-}
+const lastLog = () => kit.lastConsumeLog();
 
 describe('an OpenAI client on a Vertex AI channel', () => {
   it('gets Gemini’s answer with one access token for every request, billed as Vertex reported', async () => {

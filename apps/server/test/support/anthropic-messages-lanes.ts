@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { ChannelType, LogType } from '@gatehouse/shared';
+import { ChannelType } from '@gatehouse/shared';
 import { startAnthropicStandIn, type AnthropicStandIn } from './anthropic-stand-in';
 import { startOpenAIUpstream, type OpenAIUpstream } from './openai-upstream';
 import { startRelayKit, type RelayKit } from './relay-kit';
@@ -82,15 +82,7 @@ export async function newClient(options: { quota?: number; defaultHeaders?: Reco
   return { user, key, client, sent };
 }
 
-export async function lastLog() {
-  await kit.settle();
-  return kit.test.context.db
-    .selectFrom('logs')
-    .selectAll()
-    .where('type', '=', LogType.consume)
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
-}
+export const lastLog = () => kit.lastConsumeLog();
 
 export const weatherTool = {
   name: 'get_weather',

@@ -50,6 +50,8 @@ export interface RelayKit {
   settle(): Promise<void>;
   /** the user's consumption logs once the settlements are written, newest first */
   consumeLogs(userId: number): Promise<LogRow[]>;
+  /** the newest consumption log of any user, once the settlements are written */
+  lastConsumeLog(): Promise<LogRow>;
   userQuota(userId: number): Promise<number>;
   close(): Promise<void>;
 }
@@ -146,6 +148,15 @@ export async function startRelayKit(
         .where('user_id', '=', userId)
         .orderBy('id', 'desc')
         .execute();
+    },
+    async lastConsumeLog() {
+      await findRelayRuntime(test.context)?.ledger.flush();
+      return test.context.db
+        .selectFrom('logs')
+        .selectAll()
+        .where('type', '=', LogType.consume)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
     },
     async userQuota(userId) {
       const row = await db

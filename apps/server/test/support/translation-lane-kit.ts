@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { ChannelType, LogType } from '@gatehouse/shared';
+import { ChannelType } from '@gatehouse/shared';
 import { startOpenAIUpstream, type OpenAIUpstream } from './openai-upstream';
 import { startRelayKit, type RelayKit } from './relay-kit';
 
@@ -47,12 +47,4 @@ export async function newClient(quota = 1_000_000) {
   return { user, key, client: kit.client(key) };
 }
 
-export async function lastLog() {
-  await kit.settle();
-  return kit.test.context.db
-    .selectFrom('logs')
-    .selectAll()
-    .where('type', '=', LogType.consume)
-    .orderBy('id', 'desc')
-    .executeTakeFirstOrThrow();
-}
+export const lastLog = () => kit.lastConsumeLog();
