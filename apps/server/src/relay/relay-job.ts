@@ -288,9 +288,9 @@ export async function finishRelayJob(job: RelayJob, billed: BilledUsage | null):
 }
 
 /**
- * Counts tokens for a job: exact with the model's tokenizer (in the tokenizer thread, which loads it on the
- * first such count, ~0.4 s), or approximate when ApproximateTokenEnabled — or when the thread cannot count
- * (logged with the request id).
+ * Counts tokens for a job: exact with the model's encoding (in the tokenizer thread, which builds its tables
+ * on the first such count, ~0.1 s), or approximate when ApproximateTokenEnabled — or when the thread cannot
+ * count (logged with the request id).
  */
 export function createJobTokenCounter(job: RelayJob): TokenCounter {
   const { options } = job.runtime.context;
