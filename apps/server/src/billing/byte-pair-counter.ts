@@ -92,12 +92,50 @@ export function createBytePairCounter(rankFile: string, splitPattern: RegExp): (
   }
 
   let piece = new Uint8Array(256);
-  let partStarts = new Int32Array(257);
-  let partRanks = new Int32Array(257);
+  // The parts of the piece being merged, each known by the offset it starts at: the next part's start, the
+  // previous one's, and the rank of joining it with the next (NO_RANK: no such token, or merged away).
+  let nextStart = new Int32Array(257);
+  let previousStart = new Int32Array(257);
+  let joinRank = new Int32Array(257);
+  // Candidate joins, lowest rank first and the leftmost among equals: rank * 2^32 + start (exact in a double
+  // while ranks stay below 2^21). A candidate whose rank is no longer its part's is stale and skipped.
+  let heap = new Float64Array(771);
+  let heapSize = 0;
+  const START_SPAN = 2 ** 32;
   const encoder = new TextEncoder();
   // Pieces that are not one token, by text: prose repeats its words
   const merged = new Map<string, number>();
   const MERGED_LIMIT = 50_000;
+
+  function pushJoin(rank: number, start: number): void {
+    let at = heapSize;
+    heapSize += 1;
+    const key = rank * START_SPAN + start;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (heap[parent] <= key) break;
+      heap[at] = heap[parent];
+      at = parent;
+    }
+    heap[at] = key;
+  }
+
+  function popJoin(): number {
+    const top = heap[0];
+    heapSize -= 1;
+    const last = heap[heapSize];
+    let at = 0;
+    for (;;) {
+      let child = 2 * at + 1;
+      if (child >= heapSize) break;
+      if (child + 1 < heapSize && heap[child + 1] < heap[child]) child += 1;
+      if (heap[child] >= last) break;
+      heap[at] = heap[child];
+      at = child;
+    }
+    heap[at] = last;
+    return top;
+  }
 
   /** The piece's UTF-8 bytes into `piece`; answers their length. */
   function encodePiece(text: string): number {
@@ -110,34 +148,48 @@ export function createBytePairCounter(rankFile: string, splitPattern: RegExp): (
     return text.length;
   }
 
-  /** How many tokens the bytes piece[0, length) merge into. */
+  /** Records the rank of joining the part at `start` with the next one, and offers the join. */
+  function offerJoin(start: number, length: number): void {
+    const next = nextStart[start];
+    const rank = next < length ? rankOf(piece, start, nextStart[next]) : NO_RANK;
+    joinRank[start] = rank;
+    if (rank !== NO_RANK) pushJoin(rank, start);
+  }
+
+  /**
+   * How many tokens the bytes piece[0, length) merge into: from single bytes, the join of lowest rank is
+   * made first (the leftmost of equal ones), until no join of two adjacent parts is a token. With a heap of
+   * candidate joins this takes n log n steps, where rescanning every part for each join took n^2 (a
+   * 50,000-character run of "=" took 1.4 s).
+   */
   function mergeCount(length: number): number {
-    if (length + 1 > partStarts.length) {
-      partStarts = new Int32Array(length + 1);
-      partRanks = new Int32Array(length + 1);
+    if (length + 1 > nextStart.length) {
+      nextStart = new Int32Array(length + 1);
+      previousStart = new Int32Array(length + 1);
+      joinRank = new Int32Array(length + 1);
+      heap = new Float64Array(3 * length + 1);
     }
-    // parts: partStarts[0 .. parts]; partRanks[i] = rank of the join of part i and part i + 1
+    heapSize = 0;
+    for (let start = 0; start < length; start += 1) {
+      nextStart[start] = start + 1;
+      previousStart[start] = start - 1;
+    }
+    for (let start = 0; start < length; start += 1) offerJoin(start, length);
     let parts = length;
-    for (let index = 0; index <= length; index += 1) {
-      partStarts[index] = index;
-      partRanks[index] = index + 2 <= length ? rankOf(piece, index, index + 2) : NO_RANK;
-    }
-    while (parts > 1) {
-      let lowest = NO_RANK;
-      let at = -1;
-      for (let index = 0; index < parts - 1; index += 1) {
-        if (partRanks[index] < lowest) {
-          lowest = partRanks[index];
-          at = index;
-        }
-      }
-      if (at === -1) break;
-      // join part `at` with the next: drop its start, and the join's rank
-      partStarts.copyWithin(at + 1, at + 2, parts + 1);
-      partRanks.copyWithin(at, at + 1, parts + 1);
+    while (heapSize > 0) {
+      const key = popJoin();
+      const rank = Math.floor(key / START_SPAN);
+      const start = key - rank * START_SPAN;
+      if (joinRank[start] !== rank) continue;
+      // the part at `start` takes in the next one
+      const next = nextStart[start];
+      const after = nextStart[next];
+      nextStart[start] = after;
+      if (after < length) previousStart[after] = start;
+      joinRank[next] = NO_RANK;
       parts -= 1;
-      partRanks[at] = at + 2 <= parts ? rankOf(piece, partStarts[at], partStarts[at + 2]) : NO_RANK;
-      if (at > 0) partRanks[at - 1] = rankOf(piece, partStarts[at - 1], partStarts[at + 1]);
+      offerJoin(start, length);
+      if (previousStart[start] >= 0) offerJoin(previousStart[start], length);
     }
     return parts;
   }
