@@ -100,12 +100,14 @@ export function createBytePairCounter(rankFile: string, splitPattern: RegExp): (
   // Candidate joins, lowest rank first and the leftmost among equals: rank * 2^32 + start (exact in a double
   // while ranks stay below 2^21). A candidate whose rank is no longer its part's is stale and skipped.
   let heap = new Float64Array(771);
+  const KEPT_PART_ARRAYS = 65_536;
   let heapSize = 0;
   const START_SPAN = 2 ** 32;
   const encoder = new TextEncoder();
   // Pieces that are not one token, by text: prose repeats its words
   const merged = new Map<string, number>();
   const MERGED_LIMIT = 50_000;
+  const MERGED_KEY_LIMIT = 256;
 
   function pushJoin(rank: number, start: number): void {
     let at = heapSize;
@@ -163,12 +165,24 @@ export function createBytePairCounter(rankFile: string, splitPattern: RegExp): (
    * 50,000-character run of "=" took 1.4 s).
    */
   function mergeCount(length: number): number {
-    if (length + 1 > nextStart.length) {
-      nextStart = new Int32Array(length + 1);
-      previousStart = new Int32Array(length + 1);
-      joinRank = new Int32Array(length + 1);
-      heap = new Float64Array(3 * length + 1);
+    if (length + 1 > nextStart.length) sizeParts(length);
+    const count = mergeParts(length);
+    // a piece of megabytes (a run of one symbol) does not keep ~31 bytes per byte of it for good
+    if (length > KEPT_PART_ARRAYS) {
+      sizeParts(256);
+      piece = new Uint8Array(256);
     }
+    return count;
+  }
+
+  function sizeParts(length: number): void {
+    nextStart = new Int32Array(length + 1);
+    previousStart = new Int32Array(length + 1);
+    joinRank = new Int32Array(length + 1);
+    heap = new Float64Array(3 * length + 3);
+  }
+
+  function mergeParts(length: number): number {
     heapSize = 0;
     for (let start = 0; start < length; start += 1) {
       nextStart[start] = start + 1;
@@ -200,6 +214,7 @@ export function createBytePairCounter(rankFile: string, splitPattern: RegExp): (
     const known = merged.get(text);
     if (known !== undefined) return known;
     const count = mergeCount(length);
+    if (text.length > MERGED_KEY_LIMIT) return count;
     if (merged.size >= MERGED_LIMIT) merged.clear();
     merged.set(text, count);
     return count;
