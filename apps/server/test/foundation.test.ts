@@ -109,6 +109,32 @@ describe('login', () => {
     expect(unknown.message).toBe(wrong.message);
   });
 
+  it('signs the owner of an e-mail address in, also when another account took it as its username', async () => {
+    // Usernames may hold '@': someone who registered 'bob@mail.io' as a username first must not lock the
+    // address's owner out of signing in with it.
+    const squatter = await createUserSession(test, { username: 'bob@mail.io', password: 'squatter-pass' });
+    const owner = await createUserSession(test, { username: 'bob', password: 'owner-password' });
+    await test.context.db
+      .updateTable('users')
+      .set({ email: 'bob@mail.io' })
+      .where('id', '=', owner.user.id)
+      .execute();
+    const signIn = async (password: string) =>
+      envelope<{ id: number }>(
+        await test.app.inject({
+          method: 'POST',
+          url: '/api/user/login',
+          payload: { username: 'bob@mail.io', password },
+        }),
+      );
+    expect((await signIn('owner-password')).data.id).toBe(owner.user.id);
+    expect((await signIn('squatter-pass')).data.id).toBe(squatter.user.id);
+    expect(await signIn('neither-pass')).toMatchObject({
+      success: false,
+      message: 'Wrong username or password',
+    });
+  });
+
   it('refuses empty fields and a banned user', async () => {
     expect(
       envelope(

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { UserStatus, loginRequestSchema, registerRequestSchema } from '@gatehouse/shared';
 import type { AppContext } from '../context';
+import type { UserRow } from '../db/schema';
 import { endSession } from '../http/auth';
 import { fail, ok } from '../http/envelope';
 import { parseWith } from '../http/validate';
 import { createUserAccount } from '../users/register-user';
-import { findUserByLogin, findUserByUsername } from '../users/user-repository';
+import { findUserByUsername, findUsersByLogin } from '../users/user-repository';
 import { hashPassword, verifyPassword } from './password';
 import { assertEmailAvailable, assertEmailDomainAllowed } from './email-rules';
 import { verifyTurnstile } from './turnstile';
@@ -22,9 +23,16 @@ export function registerLoginRoutes(app: FastifyInstance, context: AppContext): 
       fail('The administrator has turned off password login; please use another login method');
     }
     const input = parseWith(loginRequestSchema, request.body);
-    const user = await findUserByLogin(db, input.username);
-    const isMatch = await verifyPassword(input.password, user?.password ?? (await decoyHash));
-    if (!user || !isMatch) fail('Wrong username or password');
+    const candidates = await findUsersByLogin(db, input.username);
+    let user: UserRow | undefined;
+    for (const candidate of candidates) {
+      if (await verifyPassword(input.password, candidate.password)) {
+        user = candidate;
+        break;
+      }
+    }
+    if (candidates.length === 0) await verifyPassword(input.password, await decoyHash);
+    if (!user) fail('Wrong username or password');
     if (user.status !== UserStatus.enabled) fail('This user has been banned');
     // A session now, or the second step first when the user has two-factor sign-in on.
     return completeSignIn(context, request, reply, user);

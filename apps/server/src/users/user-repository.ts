@@ -37,8 +37,11 @@ export function findUserByUsername(db: Db, username: string): Promise<UserRow | 
   return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
 }
 
-/** Login accepts the username or the e-mail address. */
-export function findUserByLogin(db: Db, login: string): Promise<UserRow | undefined> {
+/**
+ * The accounts a login name can mean: the one with that username, then the ones with that e-mail address.
+ * Usernames may hold '@', so a name can be one account's username and another's address; the password decides.
+ */
+export function findUsersByLogin(db: Db, login: string): Promise<UserRow[]> {
   return db
     .selectFrom('users')
     .selectAll()
@@ -48,8 +51,9 @@ export function findUserByLogin(db: Db, login: string): Promise<UserRow | undefi
         where.and([where('email', '=', login), where('email', '!=', '')]),
       ]),
     )
+    .orderBy((order) => order.case().when('username', '=', login).then(0).else(1).end())
     .orderBy('id')
-    .executeTakeFirst();
+    .execute();
 }
 
 export function findUserByAffCode(db: Db, affCode: string): Promise<UserRow | undefined> {
