@@ -33,6 +33,20 @@ for (const server of externalDatabaseServers) {
         payload: { username: 'portable', password: 'password1' },
       });
       expect(login.json()).toMatchObject({ success: true, data: { username: 'portable', quota: 0 } });
+      // root edits the balance (a write conditioned on the row as read)
+      const rootLogin = await app.inject({
+        method: 'POST',
+        url: '/api/user/login',
+        payload: { username: 'root', password: '123456' },
+      });
+      const session = rootLogin.cookies.find((cookie) => cookie.name === 'gatehouse_session');
+      const edit = await app.inject({
+        method: 'PUT',
+        url: '/api/user/',
+        headers: { cookie: `gatehouse_session=${session?.value}` },
+        payload: { id: login.json<{ data: { id: number } }>().data.id, quota: 1234 },
+      });
+      expect(edit.json()).toMatchObject({ success: true, data: { username: 'portable', quota: 1234 } });
       await context.options.set('SystemName', 'First');
       await context.options.set('SystemName', 'Second');
       await context.options.reload();

@@ -195,6 +195,49 @@ describe('PUT /api/user/ (admin edit)', () => {
     expect(self.statusCode).toBe(200);
     await loginAs(test, 'root', 'rootpass99');
   });
+
+  it('leaves a user promoted meanwhile as it was, and logs the balance the edit replaced', async () => {
+    const admin = await createUserSession(test, { role: Role.admin });
+    const member = await createUserSession(test, {
+      username: 'promoted',
+      password: 'original-pass',
+      quota: 500,
+    });
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+    // The edit hashes its new password (tens of milliseconds); the promotion lands while it does.
+    const edit = call(admin, 'PUT', '/api/user/', {
+      id: member.user.id,
+      password: 'taken-over1',
+      quota: 900,
+    });
+    await pause();
+    await test.context.db
+      .updateTable('users')
+      .set({ role: Role.admin })
+      .where('id', '=', member.user.id)
+      .execute();
+    expect(envelope(await edit)).toMatchObject({ success: false, message: expect.stringContaining('lower') });
+    await loginAs(test, 'promoted', 'original-pass');
+    expect(Number((await findRow('promoted'))?.quota)).toBe(500);
+
+    // So does a request's charge: the quota log names the balance the edit replaced.
+    const spender = await createUserSession(test, { username: 'spender', quota: 1_000_000 });
+    const editing = call(root, 'PUT', '/api/user/', {
+      id: spender.user.id,
+      password: 'spender-new1',
+      quota: 5_000_000,
+    });
+    await pause();
+    await test.context.db
+      .updateTable('users')
+      .set({ quota: 990_000 })
+      .where('id', '=', spender.user.id)
+      .execute();
+    expect(envelope(await editing).success).toBe(true);
+    expect(Number((await findRow('spender'))?.quota)).toBe(5_000_000);
+    const [log] = await manageLogs(spender.user.id);
+    expect(log?.content).toBe('Admin root changed the quota from $1.98 to $10.00');
+  });
 });
 
 describe('POST /api/user/manage', () => {
