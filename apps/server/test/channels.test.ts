@@ -156,6 +156,25 @@ describe('batch create', () => {
     expect(abilities).toHaveLength(3 * 2);
   });
 
+  it('a batch of thousands of keys is created and audited, as is deleting them all when disabled', async () => {
+    // Enough rows that one INSERT of all their audit entries passes SQLite's bound-parameter limit.
+    const count = 4000;
+    const keys = Array.from({ length: count }, (_, index) => `sk-pool-${index}`).join('\n');
+    const created = await api.create(channelForm({ name: 'pool', key: keys, status: 2 }));
+    expect(created).toMatchObject({ success: true, message: `${count} channels created successfully!` });
+    expect(await api.removeDisabled()).toMatchObject({ success: true, data: count });
+    const entries = await test.context.db
+      .selectFrom('audit_log')
+      .select((select) => ['action', select.fn.countAll<number>().as('count')])
+      .groupBy('action')
+      .orderBy('action')
+      .execute();
+    expect(entries.map((entry) => [entry.action, Number(entry.count)])).toEqual([
+      ['channel.create', count],
+      ['channel.delete', count],
+    ]);
+  });
+
   it('a single line creates one channel', async () => {
     expect(await api.create(channelForm())).toMatchObject({
       success: true,

@@ -25,6 +25,8 @@ export interface AuditRecord {
 }
 
 const MAX_TARGET_NAME = 255;
+/** Entries per INSERT: a batch of thousands of channels stays under SQLite's bound-parameter limit. */
+const INSERT_CHUNK = 500;
 
 /**
  * Writes audit entries. Pass the transaction of the change when there is one, so the entry and the change commit
@@ -51,5 +53,10 @@ export async function recordAudit(
       target_name: (record.target.name ?? '').slice(0, MAX_TARGET_NAME),
       changes: JSON.stringify(record.changes),
     }));
-  if (rows.length > 0) await db.insertInto('audit_log').values(rows).execute();
+  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+    await db
+      .insertInto('audit_log')
+      .values(rows.slice(start, start + INSERT_CHUNK))
+      .execute();
+  }
 }
