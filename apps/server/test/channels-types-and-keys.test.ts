@@ -204,6 +204,59 @@ describe('keys are secrets', () => {
     expect(JSON.parse(stored.config)).toEqual({ region: 'eu-west-1', ak: 'AK1', sk: 'SK1' });
   });
 
+  it('an admin cannot point a channel at a new base URL with the stored key; root can, and so can a new key', async () => {
+    const id = await api.createOne(channelForm({ key: 'sk-root-only' }));
+    const admin = channelApi(test, await createUserSession(test, { role: Role.admin }));
+    const seen = (await admin.get(id)).data;
+    // The next channel test or relayed call would carry the stored key to this address.
+    const moved = await admin.update({ ...seen, key: '', base_url: 'https://collector.example' });
+    expect(moved).toMatchObject({
+      success: false,
+      message: 'Enter the channel key again to change its base URL',
+    });
+    expect((await api.get(id)).data).toMatchObject({ key: 'sk-root-only', base_url: '' });
+
+    const rekeyed = await admin.update({ ...seen, key: 'sk-admin-typed', base_url: 'https://proxy.example' });
+    expect(rekeyed.success).toBe(true);
+    expect((await api.get(id)).data).toMatchObject({
+      key: 'sk-admin-typed',
+      base_url: 'https://proxy.example',
+    });
+
+    const byRoot = await api.update({ ...seen, key: '', base_url: 'https://other.example' });
+    expect(byRoot.success).toBe(true);
+    expect((await api.get(id)).data).toMatchObject({
+      key: 'sk-admin-typed',
+      base_url: 'https://other.example',
+    });
+  });
+
+  it('an admin moving AWS to a new base URL must give the credentials again', async () => {
+    const config = JSON.stringify({ region: 'us-east-1', ak: 'AK1', sk: 'SK1' });
+    const id = await api.createOne(
+      channelForm({ type: 33, key: '', config, models: 'claude-3-haiku-20240307' }),
+    );
+    const admin = channelApi(test, await createUserSession(test, { role: Role.admin }));
+    const seen = (await admin.get(id)).data;
+    const blank = JSON.stringify({ region: 'us-east-1', ak: '', sk: '' });
+    const moved = await admin.update({
+      ...seen,
+      key: '',
+      config: blank,
+      base_url: 'https://collector.example',
+    });
+    expect(moved.success).toBe(false);
+    const fresh = JSON.stringify({ region: 'us-east-1', ak: 'AK2', sk: 'SK2' });
+    const rekeyed = await admin.update({
+      ...seen,
+      key: '',
+      config: fresh,
+      base_url: 'https://proxy.example',
+    });
+    expect(rekeyed.success).toBe(true);
+    expect((await api.get(id)).data.key).toBe('AK2|SK2|us-east-1');
+  });
+
   it('never puts a key in an error message', async () => {
     const body = await api.create(channelForm({ key: 'sk-leak-check', models: '' }));
     expect(body.success).toBe(false);

@@ -116,15 +116,32 @@ export function prepareNewChannels(fields: ChannelFields): ChannelValues[] {
   return keys.map((key) => ({ ...values, key }));
 }
 
+export interface ChannelUpdateRules {
+  /**
+   * Whether a new base URL may keep the stored key (or stored credentials). Only root reads keys: an admin who
+   * could move a channel to an address of its own would receive the key with the next test or relayed call.
+   */
+  mayMoveStoredKey: boolean;
+}
+
 /**
  * PUT with the form: given fields replace stored ones. A blank key keeps the stored key, unless AWS / Vertex
  * special fields compose a new one; blank credentials inside config keep the stored credentials.
  */
-export function prepareChannelUpdate(stored: ChannelRow, fields: ChannelFields): ChannelValues {
+export function prepareChannelUpdate(
+  stored: ChannelRow,
+  fields: ChannelFields,
+  rules: ChannelUpdateRules = { mayMoveStoredKey: true },
+): ChannelValues {
   const type = fields.type ?? stored.type;
   const config = fields.config === undefined ? stored.config : mergeConfig(stored.config, fields.config);
   const typedKeys = splitKeys(fields.key ?? '');
   if (typedKeys.length > 1) fail('a channel has one key; one key per line is only for creating channels');
+  const isNewBaseUrl = fields.base_url !== undefined && fields.base_url !== stored.base_url;
+  const isKeyGiven = typedKeys.length > 0 || defaultKey(type, fields.config ?? '') !== '';
+  if (isNewBaseUrl && !isKeyGiven && !rules.mayMoveStoredKey) {
+    fail('Enter the channel key again to change its base URL');
+  }
   const key = typedKeys[0] ?? (defaultKey(type, config) || stored.key);
   const values: ChannelValues = {
     type,

@@ -34,7 +34,8 @@ const sortOf = (query: ChannelListQuery): ChannelSort => ({
 
 /**
  * Channel management, admins only. Keys are secrets: lists answer `key: ''`; only root reading one
- * channel (`GET /api/channel/{id}`, for the edit and copy forms) gets the stored key and config credentials.
+ * channel (`GET /api/channel/{id}`, for the edit and copy forms) gets the stored key and config credentials,
+ * and only root may give a channel a new base URL without entering its key again.
  */
 export function registerChannelRoutes(app: FastifyInstance, context: AppContext): void {
   const { admin } = createGuards(context);
@@ -89,7 +90,9 @@ export function registerChannelRoutes(app: FastifyInstance, context: AppContext)
 
   app.put('/api/channel/', { preHandler: admin }, async (request) => {
     const { id, ...fields } = parseWith(channelUpdateSchema, request.body);
-    const channel = await updateChannel(context, id, fields, auditActorOf(request));
+    const channel = await updateChannel(context, id, fields, auditActorOf(request), {
+      mayMoveStoredKey: isRootRole(currentUser(request).role),
+    });
     return ok(toListedChannel(channel), 'Channel updated successfully!');
   });
 

@@ -10,6 +10,7 @@ import {
   isPickFieldsUpdate,
   prepareChannelUpdate,
   prepareNewChannels,
+  type ChannelUpdateRules,
   type ChannelValues,
 } from './channel-input';
 import { findChannelById } from './channel-repository';
@@ -74,6 +75,7 @@ export async function updateChannel(
   id: number,
   fields: ChannelFields,
   audit: AuditActor,
+  rules: ChannelUpdateRules,
 ): Promise<ChannelRow> {
   const updated = await context.db.transaction().execute(async (trx) => {
     const stored = await trx.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
@@ -87,7 +89,7 @@ export async function updateChannel(
       await trx.updateTable('channels').set(pick).where('id', '=', id).execute();
       await updateAbilityFields(trx, { id, ...pick });
     } else {
-      const values = prepareChannelUpdate(stored, fields);
+      const values = prepareChannelUpdate(stored, fields, rules);
       await trx.updateTable('channels').set(values).where('id', '=', id).execute();
       await rewriteAbilities(trx, { id, ...values });
     }
