@@ -33,9 +33,14 @@ beforeEach(async () => {
   await kit.test.context.options.set('RetryTimes', '0');
 });
 
-async function newClient() {
+async function newKey() {
   const user = await kit.createUser({ quota: 10_000_000 });
   const { key } = await kit.createKey(user.id);
+  return { user, key };
+}
+
+async function newClient() {
+  const { user, key } = await newKey();
   return { user, client: kit.client(key) };
 }
 
@@ -173,5 +178,35 @@ describe('an OpenAI client on an Anthropic channel', () => {
       },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01StandIn', content: '21°C' }] },
     ]);
+  });
+
+  it.each([
+    [
+      'allowed_tools in required mode',
+      { type: 'allowed_tools', allowed_tools: { mode: 'required', tools: [weatherTool] } },
+      { type: 'any' },
+    ],
+    [
+      'a custom tool, which Anthropic has not',
+      { type: 'custom', custom: { name: 'apply_patch' } },
+      undefined,
+    ],
+    ['a choice type OpenAI may add later', { type: 'mystery', mystery: {} }, undefined],
+  ])('reads a tool_choice of %s instead of failing the channel', async (_case, toolChoice, sent) => {
+    const { user, key } = await newKey();
+    const response = await fetch(`${kit.gatewayUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: CLAUDE,
+        messages: [{ role: 'user', content: 'What is the weather in Paris?' }],
+        tools: [weatherTool],
+        tool_choice: toolChoice,
+      }),
+    });
+    expect(response.status).toBe(200);
+    expect(standIn.received[0].json?.tool_choice).toEqual(sent);
+    await kit.settle();
+    expect(await kit.userQuota(user.id)).toBeLessThan(10_000_000);
   });
 });

@@ -63,6 +63,16 @@ describe('bad relay input is answered 400 before any channel is picked', () => {
       'tools[0].function.name',
     ],
     ['a model that is a number', { model: 5, messages: hello }, 'model'],
+    [
+      'a function tool_choice without its function',
+      { model: 'gpt-4o', messages: hello, tool_choice: { type: 'function' } },
+      'tool_choice.function',
+    ],
+    [
+      'a function tool_choice without a name',
+      { model: 'gpt-4o', messages: hello, tool_choice: { type: 'function', function: {} } },
+      'tool_choice.function.name',
+    ],
   ])('%s', async (_case, body, param) => {
     const user = await kit.createUser({ quota: 500_000 });
     const { key } = await kit.createKey(user.id);

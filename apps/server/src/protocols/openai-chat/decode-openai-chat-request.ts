@@ -1,4 +1,4 @@
-import type { ChatRequest, ChatTool } from '../../canonical/chat';
+import type { ChatRequest, ChatTool, ToolChoice } from '../../canonical/chat';
 import { OPENAI_ONLY_SAMPLING_FIELDS } from '../../canonical/chat';
 import { relayErrors } from '../../relay/relay-error';
 import {
@@ -139,7 +139,13 @@ function checkToolChoice(choice: unknown): void {
     return;
   }
   if (!isJsonObject(choice)) throw invalidType('tool_choice', 'a string or an object', choice);
-  requireString(choice.type, 'tool_choice.type');
+  if (requireString(choice.type, 'tool_choice.type') !== 'function') return;
+  if (!isJsonObject(choice.function)) {
+    throw choice.function === undefined
+      ? missingParameter('tool_choice.function')
+      : invalidType('tool_choice.function', 'an object', choice.function);
+  }
+  requireString(choice.function.name, 'tool_choice.function.name');
 }
 
 function checkStop(stop: unknown): void {
@@ -220,6 +226,18 @@ function toCanonicalTool(tool: Json): ChatTool {
 }
 
 /**
+ * A tool_choice object other than a named function, for the translators, which know only the named function:
+ * allowed_tools becomes its mode (every offered tool stays offered); a custom tool's choice, or a kind OpenAI
+ * adds later, names nothing other vendors have, so it is left out and the model chooses. The client's own
+ * body, which an OpenAI upstream gets, keeps it as sent.
+ */
+function toCanonicalToolChoice(choice: Json): ToolChoice | undefined {
+  const mode = isJsonObject(choice.allowed_tools) ? choice.allowed_tools.mode : undefined;
+  if (choice.type === 'allowed_tools' && (mode === 'auto' || mode === 'required')) return mode;
+  return undefined;
+}
+
+/**
  * A checked body as the canonical request. It is the body itself unless something must change: nulls of
  * optional fields are left out, and OpenAI's own tools (web_search …) become vendor tools that only an
  * OpenAI upstream gets. Nothing is copied in the common case.
@@ -233,6 +251,12 @@ export function decodeOpenAIChatRequest(body: Json): ChatRequest {
     if (body[field] !== undefined && !isWellFormedExtension(field, body[field])) {
       delete (changed ??= { ...body })[field];
     }
+  }
+  const choice = body.tool_choice;
+  if (isJsonObject(choice) && choice.type !== 'function') {
+    const canonical = toCanonicalToolChoice(choice);
+    if (canonical) (changed ??= { ...body }).tool_choice = canonical;
+    else delete (changed ??= { ...body }).tool_choice;
   }
   const tools = body.tools;
   if (Array.isArray(tools) && tools.some(isVendorTool)) {
