@@ -322,6 +322,23 @@ describe('errors for a @google/genai client', () => {
     expect(gemini.requests).toHaveLength(0);
   });
 
+  it.each([
+    ['POST', ':generateContent'],
+    ['GET', ''],
+  ])('reads a model name holding a percent sign (%s) as one, without a 500', async (method, action) => {
+    const { key } = await newClient();
+    // The router has decoded the path once: `%25` is a literal "%", not the start of another escape.
+    const response = await fetch(`${kit.gatewayUrl}/v1beta/models/gemini-100%25${action}`, {
+      method,
+      headers: { 'x-goog-api-key': key, 'content-type': 'application/json' },
+      ...(method === 'POST' ? { body: JSON.stringify({ contents: [{ parts: [{ text: 'hi' }] }] }) } : {}),
+    });
+    expect(response.status).toBe(404);
+    const body = (await response.json()) as { error: { code: number; status: string; message: string } };
+    expect(body.error).toMatchObject({ code: 404, status: 'NOT_FOUND' });
+    expect(body.error.message).toContain('gemini-100%');
+  });
+
   it('answers an unknown path in Google’s shape', async () => {
     const response = await fetch(`${kit.gatewayUrl}/v1beta/cachedContents`);
     expect(response.status).toBe(404);

@@ -17,10 +17,10 @@ interface GeminiCall {
 
 /**
  * `models/{model}:{method}` as the path wildcard holds it (the part after /v1beta/models/): the method after
- * the last colon, since model names may hold slashes and colons of their own. Names may be URL-encoded.
+ * the last colon, since model names may hold slashes and colons of their own. The router has already decoded
+ * the wildcard (`%2F`, `%3A`): decoding it again would read a literal `%` as an escape.
  */
-function readGeminiCall(wildcard: string): GeminiCall | null {
-  const path = decodeURIComponent(wildcard);
+function readGeminiCall(path: string): GeminiCall | null {
   const colon = path.lastIndexOf(':');
   if (colon < 0) return null;
   return { model: path.slice(0, colon).trim(), method: path.slice(colon + 1) };
@@ -89,7 +89,7 @@ export function registerGeminiRoutes(scope: FastifyInstance, runtime: RelayRunti
 
   // A wildcard, because model names may hold slashes; the method follows the model after a colon.
   scope.get<{ Params: { '*': string } }>('/models/*', { onRequest }, async (request) => {
-    const model = decodeURIComponent(request.params['*']);
+    const model = request.params['*'];
     if (!(await listAvailableModels(runtime, request)).has(model)) throw relayErrors.modelNotFound(model);
     return convertToGeminiModel(model);
   });
