@@ -1,5 +1,5 @@
 import { chunkText } from '../canonical/completion-text';
-import type { ChatStreamDecoder, TokenUsage } from '../canonical/translation';
+import { UpstreamFormatError, type ChatStreamDecoder, type TokenUsage } from '../canonical/translation';
 import type { ClientStreamEncoder, IngressCodec } from '../protocols/ingress-codec';
 import type { SseEvent, StreamReader } from '../providers/provider-types';
 import type { RelayError } from './relay-error';
@@ -39,9 +39,11 @@ export function createPassThroughTranscoder(
   const isLast = codec.isLastStreamEvent;
   // The protocol's last event and what follows it wait for end(), which is written once the charge is committed.
   let held = '';
+  let isEmpty = true;
   const forward = (events: SseEvent[]) => {
     let text = '';
     for (const event of events) {
+      if (isEmpty && event.data !== '[DONE]') isEmpty = false;
       const written = reader.readEvent(event);
       if (!isLast && !framer) {
         text += writeEvents(written);
@@ -60,6 +62,8 @@ export function createPassThroughTranscoder(
     push: (bytes) => forward(splitter.pushEvents(bytes)),
     end: () => {
       const rest = forward(splitter.endEvents()) + held;
+      // Not one event (an empty body, a proxy's HTML page): nothing was produced, so nothing is delivered.
+      if (isEmpty) throw new UpstreamFormatError('the upstream stream was empty');
       held = '';
       return rest + (framer ? framer.end() : codec.streamEnd);
     },

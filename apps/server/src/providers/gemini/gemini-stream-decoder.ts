@@ -7,6 +7,7 @@ import {
   type UpstreamErrorDetails,
 } from '../../canonical/translation';
 import { SseEventSplitter } from '../../relay/sse-event-splitter';
+import { incompleteStreamError } from '../shared/incomplete-stream-error';
 import { answerIdOf, codeExecutionText, toolCallIdOf } from './convert-gemini-response';
 import { parseGeminiJson } from './parse-gemini-json';
 import { convertGeminiUsage } from './convert-gemini-usage';
@@ -85,6 +86,7 @@ export function createGeminiStreamDecoder(): ChatStreamDecoder {
   let answerId: string | null = null;
   let model = '';
   let usage: TokenUsage | null = null;
+  let isEmpty = true;
 
   const chunkOf = (index: number, delta: ChatDelta, finishReason: FinishReason | null): ChatChunk => ({
     id: answerId ?? '',
@@ -109,6 +111,7 @@ export function createGeminiStreamDecoder(): ChatStreamDecoder {
   function decodeEvent(data: string): ChatChunk[] {
     // Gemini ends a stream by closing it; an OpenAI-style terminator from a proxy in between means nothing.
     if (data === '[DONE]') return [];
+    isEmpty = false;
     const event = parseGeminiJson(data);
     if (typeof event !== 'object' || event === null || Array.isArray(event))
       throw new UpstreamFormatError('Gemini streamed an event that is not a GenerateContentResponse');
@@ -151,7 +154,12 @@ export function createGeminiStreamDecoder(): ChatStreamDecoder {
 
   return {
     push: (bytes) => decodeAll(splitter.push(bytes)),
-    end: () => decodeAll(splitter.end()),
+    end() {
+      const chunks = decodeAll(splitter.end());
+      // Not one event (an empty body, a proxy's HTML page): a bad answer, not an empty success.
+      if (isEmpty) throw incompleteStreamError('Gemini', false, 'its last candidate');
+      return chunks;
+    },
     usage: () => usage,
   };
 }
