@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import type { ServerOptions } from 'node:http';
+import { STATUS_CODES, type ServerOptions } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  type RouteOptions,
+} from 'fastify';
 import type { Config } from './config/config';
 import type { AppContext } from './context';
 import { registerLoginRoutes } from './auth/login-routes';
@@ -36,6 +43,7 @@ import { registerPriceListRoutes } from './billing/price-list-routes';
 import { registerBuiltInPriceRoutes } from './billing/built-in-price-routes';
 import { registerChannelTestRoutes } from './channels/channel-test-routes';
 import { registerChannelBalanceRoutes } from './channels/balance/channel-balance-routes';
+import { answerRelayBadUrl } from './relay/relay-framework-errors';
 import { registerRelayRoutes } from './relay/register-relay-routes';
 import { registerMetricsRoutes } from './observability/metrics-routes';
 import { registerOpenApiRoutes } from './openapi/openapi-routes';
@@ -84,6 +92,14 @@ export interface BuildAppOptions {
   onRoute?: (route: RouteOptions) => void;
 }
 
+function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (answerRelayBadUrl(error, request, reply)) return;
+  const statusCode = error.statusCode ?? 500;
+  void reply
+    .status(statusCode)
+    .send({ error: STATUS_CODES[statusCode], code: error.code, message: error.message, statusCode });
+}
+
 /** Builds the whole server (management API, relay, console) around a context; exported for tests. */
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -97,6 +113,9 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     trustProxy: toFastifyTrustProxy(context.config.trustProxy),
     ...clientTimeouts(context.config),
     schemaController: { compilersFactory: lazySchemaCompilers() },
+    // Errors raised before routing (a path with a broken %-escape): relay paths answer in their client's
+    // protocol, others with Fastify's own body.
+    frameworkErrors: answerFrameworkError,
   });
   // A callback hook: no promise and microtask per request (see http/no-store.ts).
   app.addHook('onRequest', (request, reply, done) => {

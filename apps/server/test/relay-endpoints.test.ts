@@ -237,6 +237,22 @@ describe('unsupported and unknown paths', () => {
     }
   });
 
+  it.each([
+    ['/v1/chat/completions%E0%A4%A', { error: { type: 'invalid_request_error', code: 'bad_url' } }],
+    ['/v1/messages/%E0%A4%A', { type: 'error', error: { type: 'invalid_request_error' } }],
+    ['/v1beta/models/gemini-%E0%A4%A:generateContent', { error: { code: 400, status: 'INVALID_ARGUMENT' } }],
+  ])('answers %s, a path with a broken escape, 400 in its protocol’s form', async (path, shape) => {
+    const response = await fetch(`${kit.gatewayUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { message: string } };
+    expect(body).toMatchObject(shape);
+    expect(body.error.message).toContain('not a valid URL');
+  });
+
   it('answers a broken JSON body 400 in OpenAI form', async () => {
     const response = await fetch(`${kit.gatewayUrl}/v1/chat/completions`, {
       method: 'POST',
