@@ -12,6 +12,29 @@ export interface RelayMultipartBody {
   raw: Buffer;
 }
 
+/**
+ * How deep objects and arrays may nest in a relay body. JSON.parse takes any depth, but what reads the body
+ * afterwards recurses (token counting, translating tool schemas, writing a body out again) and runs out of
+ * stack a few thousand levels down; no real request comes near this.
+ */
+const MAX_NESTING = 512;
+
+/** Whether objects and arrays nest more than `levels` deep under `value`; recursion never goes deeper. */
+function isNestedDeeper(value: object, levels: number): boolean {
+  if (levels === 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) {
+      if (typeof item === 'object' && item !== null && isNestedDeeper(item, levels - 1)) return true;
+    }
+    return false;
+  }
+  for (const key in value) {
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item === 'object' && item !== null && isNestedDeeper(item, levels - 1)) return true;
+  }
+  return false;
+}
+
 /** The relay scope's JSON parser: an object body, or an OpenAI-style 400. */
 export function parseRelayJson(raw: Buffer): RelayJsonBody {
   let value: unknown;
@@ -24,6 +47,11 @@ export function parseRelayJson(raw: Buffer): RelayJsonBody {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw relayErrors.invalidRequest('The request body must be a JSON object');
+  }
+  if (isNestedDeeper(value, MAX_NESTING)) {
+    throw relayErrors.invalidRequest(
+      `The request body is nested too deeply: objects and arrays may nest at most ${MAX_NESTING} levels`,
+    );
   }
   return { value: value as Record<string, unknown>, raw };
 }
