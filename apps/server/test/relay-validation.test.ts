@@ -64,6 +64,11 @@ describe('bad relay input is answered 400 before any channel is picked', () => {
     ],
     ['a model that is a number', { model: 5, messages: hello }, 'model'],
     [
+      'a json_schema response_format without its json_schema',
+      { model: 'gpt-4o', messages: hello, response_format: { type: 'json_schema' } },
+      'response_format.json_schema',
+    ],
+    [
       'a function tool_choice without its function',
       { model: 'gpt-4o', messages: hello, tool_choice: { type: 'function' } },
       'tool_choice.function',

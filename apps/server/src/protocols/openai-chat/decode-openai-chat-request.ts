@@ -156,6 +156,18 @@ function checkStop(stop: unknown): void {
   }
 }
 
+/** A json_schema format needs its schema's object and name, as OpenAI says; other types pass. */
+function checkResponseFormat(format: Json): void {
+  if (requireString(format.type, 'response_format.type') !== 'json_schema') return;
+  const jsonSchema = format.json_schema;
+  if (!isJsonObject(jsonSchema)) {
+    throw jsonSchema === undefined
+      ? missingParameter('response_format.json_schema')
+      : invalidType('response_format.json_schema', 'an object', jsonSchema);
+  }
+  requireString(jsonSchema.name, 'response_format.json_schema.name');
+}
+
 /** The checks every body gets. Throws the first problem found. */
 export function checkOpenAIChatRequest(body: Json): void {
   const model = requireString(body.model, 'model');
@@ -188,7 +200,7 @@ export function checkOpenAIChatRequest(body: Json): void {
   checkOptionalString(body.user, 'user');
   checkOptionalBoolean(body.parallel_tool_calls, 'parallel_tool_calls');
   checkOptionalObject(body.response_format, 'response_format');
-  if (isJsonObject(body.response_format)) requireString(body.response_format.type, 'response_format.type');
+  if (isJsonObject(body.response_format)) checkResponseFormat(body.response_format);
   checkOptionalString(body.reasoning_effort, 'reasoning_effort');
 }
 
