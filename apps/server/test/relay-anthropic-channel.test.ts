@@ -180,6 +180,56 @@ describe('an OpenAI client on an Anthropic channel', () => {
     ]);
   });
 
+  it('leaves a custom tool’s call and output out of the history, as it leaves out the custom tool', async () => {
+    const { key } = await newKey();
+    const response = await fetch(`${kit.gatewayUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: CLAUDE,
+        tools: [weatherTool, { type: 'custom', custom: { name: 'apply_patch' } }],
+        messages: [
+          { role: 'user', content: 'Fix the bug, then check the weather' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'call_patch', type: 'custom', custom: { name: 'apply_patch', input: '*** Begin Patch' } },
+              {
+                id: 'toolu_01StandIn',
+                type: 'function',
+                function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+              },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'call_patch', content: 'Done' },
+          {
+            role: 'tool',
+            tool_call_id: 'toolu_01StandIn',
+            content: [
+              { type: 'text', text: '21°C' },
+              { type: 'refusal', refusal: 'no map' },
+            ],
+          },
+        ],
+      }),
+    });
+    expect(response.status).toBe(200);
+    const messages = standIn.received[0].json?.messages as Array<{ role: string; content: unknown }>;
+    expect(messages.slice(1)).toEqual([
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'toolu_01StandIn', name: 'get_weather', input: { city: 'Paris' } }],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_01StandIn', content: [{ type: 'text', text: '21°C' }] },
+        ],
+      },
+    ]);
+  });
+
   it.each([
     [
       'allowed_tools in required mode',

@@ -274,7 +274,49 @@ export function decodeOpenAIChatRequest(body: Json): ChatRequest {
   if (Array.isArray(tools) && tools.some(isVendorTool)) {
     (changed ??= { ...body }).tools = tools.map(toCanonicalTool);
   }
+  const messages = body.messages as Json[];
+  if (messages.some(hasPartsOnlyOpenAIReads)) {
+    (changed ??= { ...body }).messages = toCanonicalMessages(messages);
+  }
   return (changed ?? body) as ChatRequest;
+}
+
+const isFunctionCall = (call: unknown) => isJsonObject(call) && call.type === 'function';
+const isToolResultPart = (part: unknown) =>
+  isJsonObject(part) && (part.type === 'text' || part.type === 'image_url');
+
+/** A tool call other than a function's (a custom tool's), or a tool result part other than text or an image. */
+function hasPartsOnlyOpenAIReads(message: Json): boolean {
+  if (message.role === 'assistant') {
+    return Array.isArray(message.tool_calls) && !message.tool_calls.every(isFunctionCall);
+  }
+  return (
+    message.role === 'tool' && Array.isArray(message.content) && !message.content.every(isToolResultPart)
+  );
+}
+
+/**
+ * The history for the translators, which know function calls and text or image tool results only: a custom
+ * tool's call and the tool message answering it are left out, as the custom tool itself is (it is a vendor
+ * tool only an OpenAI upstream gets), and other parts of a tool result are dropped. The client's own body,
+ * which an OpenAI upstream gets, keeps them.
+ */
+function toCanonicalMessages(messages: Json[]): Json[] {
+  const leftOut = new Set<unknown>();
+  const kept: Json[] = [];
+  for (const message of messages) {
+    if (message.role === 'assistant' && Array.isArray(message.tool_calls)) {
+      const calls = message.tool_calls as Json[];
+      for (const call of calls) if (!isFunctionCall(call)) leftOut.add(call.id);
+      const functionCalls = calls.filter(isFunctionCall);
+      kept.push({ ...message, tool_calls: functionCalls.length > 0 ? functionCalls : undefined });
+    } else if (message.role === 'tool' && leftOut.has(message.tool_call_id)) {
+      continue;
+    } else if (message.role === 'tool' && Array.isArray(message.content)) {
+      kept.push({ ...message, content: message.content.filter(isToolResultPart) });
+    } else kept.push(message);
+  }
+  return kept;
 }
 
 const EXTENSION_FIELDS = ['top_k', 'thinking'] as const;
