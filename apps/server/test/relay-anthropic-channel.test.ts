@@ -180,6 +180,47 @@ describe('an OpenAI client on an Anthropic channel', () => {
     ]);
   });
 
+  it('answers a request the translator cannot write as the gateway’s failure, leaving the channel’s health alone', async () => {
+    // Tool-call arguments nested deeper than the translator can write out (it recurses): the request's own
+    // shape, which says nothing about the channel, so no run of such requests opens its circuit.
+    const threshold = kit.test.context.options.get('CircuitBreakerThreshold');
+    await kit.test.context.options.set('CircuitBreakerThreshold', '2');
+    const { key } = await newKey();
+    const depth = 20_000;
+    const send = (argumentsText: string) =>
+      fetch(`${kit.gatewayUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: CLAUDE,
+          tools: [weatherTool],
+          messages: [
+            { role: 'user', content: 'Weather?' },
+            {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                {
+                  id: 'toolu_01Deep',
+                  type: 'function',
+                  function: { name: 'get_weather', arguments: argumentsText },
+                },
+              ],
+            },
+            { role: 'tool', tool_call_id: 'toolu_01Deep', content: '21°C' },
+          ],
+        }),
+      });
+    for (let index = 0; index < 3; index += 1) {
+      const refused = await send(`{"city":${'['.repeat(depth)}${']'.repeat(depth)}}`);
+      expect(refused.status).toBe(500);
+      expect(await refused.json()).toMatchObject({ error: { code: 'request_not_translated' } });
+    }
+    expect(standIn.received).toHaveLength(0);
+    expect((await send('{"city":"Paris"}')).status).toBe(200);
+    await kit.test.context.options.set('CircuitBreakerThreshold', threshold);
+  });
+
   it('leaves a custom tool’s call and output out of the history, as it leaves out the custom tool', async () => {
     const { key } = await newKey();
     const response = await fetch(`${kit.gatewayUrl}/v1/chat/completions`, {

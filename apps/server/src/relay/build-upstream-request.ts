@@ -22,14 +22,27 @@ export class ChannelSetupError extends Error {
   }
 }
 
+/**
+ * JavaScript's own TypeError or RangeError while an adapter writes the upstream request: the request has a
+ * shape its translator cannot write (nested deeper than it recurses, a part it did not expect), or the
+ * translator has a fault. Neither says anything about the channel, so it is not held against its health.
+ */
+export class RequestTranslationError extends Error {
+  constructor(readonly reason: TypeError | RangeError) {
+    super(reason.message);
+  }
+}
+
 function rethrow(error: unknown): never {
   if (error instanceof UnsupportedOptionError || error instanceof RelayError) throw error;
+  if (error instanceof TypeError || error instanceof RangeError) throw new RequestTranslationError(error);
   throw new ChannelSetupError(error);
 }
 
 /**
  * Runs an adapter's buildRequest, sync or async, so that what it throws about the channel (anything but an
- * option the vendor lacks) reads as the channel's setup failing rather than as the upstream being unreachable.
+ * option the vendor lacks or a request it cannot write) reads as the channel's setup failing rather than as
+ * the upstream being unreachable.
  */
 export function buildUpstreamRequest<T>(build: () => T): T {
   return buildRequestOf({ buildRequest: build }, undefined);

@@ -81,6 +81,7 @@ const BUCKET_COUNT = HEALTH_WINDOW_MS / BUCKET_MS;
 export function judgeFailure(failure: UpstreamFailure): AttemptVerdict {
   if (failure.code === 'channel_auth_failed') return 'authFailed';
   if (failure.code === 'unsupported_option' || failure.code === 'not_implemented') return 'ignored';
+  if (failure.kind === 'untranslated') return 'ignored';
   if (failure.upstreamStatus === 429 && !failure.isChannelDead && failure.retryAfterMs) return 'rateLimited';
   if (failure.isRetriable) return 'failed';
   return 'answered';

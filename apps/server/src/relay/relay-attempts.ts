@@ -7,7 +7,7 @@ import {
 import { clearChannelAuthFailure, reportChannelFailure } from '../channels/channel-health';
 import type { ProviderAdapter, RelayEndpoint, UpstreamRequest } from '../providers/provider-types';
 import { AttemptWatch } from './attempt-watch';
-import { ChannelSetupError } from './build-upstream-request';
+import { ChannelSetupError, RequestTranslationError } from './build-upstream-request';
 import { getChannelBreaker, judgeFailure, parseRetryAfter } from './channel-breaker';
 import { describeCoolingChannels, pickServingChannel } from './channel-picking';
 import { forgetChannelCredential } from './channel-credentials';
@@ -25,6 +25,7 @@ import {
 import { sendUpstreamForWhole } from './whole-upstream-call';
 import {
   describeChannelSetupFailure,
+  describeUntranslatedRequest,
   describeConnectionFailure,
   describeCredentialFailure,
   describeFirstTokenTimeout,
@@ -183,6 +184,8 @@ export function describeThrown(error: unknown, channel: RelayChannel): UpstreamF
       ? describeCredentialFailure(error.reason, true, failedChannelOf(channel))
       : describeChannelSetupFailure(error.message, failedChannelOf(channel));
   }
+  if (error instanceof RequestTranslationError)
+    return describeUntranslatedRequest(error.message, failedChannelOf(channel));
   if (error instanceof UpstreamFormatError)
     return describeMalformedAnswer(error.message, failedChannelOf(channel));
   return describeConnectionFailure(error);
@@ -288,6 +291,13 @@ async function attemptOn<T>(
   } catch (error) {
     if (isClientGone(job)) throw new ClientGoneError();
     if (error instanceof RelayError) throw error;
+    if (error instanceof RequestTranslationError) {
+      // The stack is where the adapter (or the shape of this request) needs looking at.
+      job.runtime.log.error(
+        { err: error.reason, requestId: job.requestId, channel: channel.id },
+        'an adapter could not write the upstream request',
+      );
+    }
     return { ok: false, failure: describeThrown(error, channel) };
   }
 }

@@ -9,7 +9,8 @@ import { RelayError } from './relay-error';
 /**
  * What kind of failure an attempt had, for metrics and traces: the vendor's error kind when it answered with
  * an error, else what went wrong on the way (no answer in time, no connection, an unreadable answer, a channel
- * whose key or settings cannot be used, an option its vendor lacks, an endpoint it does not offer).
+ * whose key or settings cannot be used, a request the adapter could not write, an option its vendor lacks, an
+ * endpoint it does not offer).
  */
 export type UpstreamFailureKind =
   | UpstreamErrorKind
@@ -17,6 +18,7 @@ export type UpstreamFailureKind =
   | 'connection'
   | 'bad_answer'
   | 'channel_setup'
+  | 'untranslated'
   | 'unsupported_option'
   | 'unservable';
 
@@ -194,6 +196,24 @@ export function describeChannelSetupFailure(detail: string, channel: FailedChann
       'An administrator must fix the channel; your API key is fine',
     type: 'upstream_error',
     code: 'channel_misconfigured',
+    isRetriable: true,
+    isChannelDead: false,
+  };
+}
+
+/**
+ * The adapter could not write the request for its vendor (RequestTranslationError). Nothing was sent; another
+ * channel's adapter may write it, so it is retried. Not the channel's fault, nor knowingly the client's: a
+ * 500, which the circuit breaker ignores.
+ */
+export function describeUntranslatedRequest(detail: string, channel: FailedChannel): UpstreamFailure {
+  return {
+    kind: 'untranslated',
+    upstreamStatus: 0,
+    status: 500,
+    message: `This gateway could not write the request for the ${channel.typeName} channel (${detail}); nothing was sent upstream`,
+    type: 'server_error',
+    code: 'request_not_translated',
     isRetriable: true,
     isChannelDead: false,
   };
