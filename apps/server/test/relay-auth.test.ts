@@ -115,6 +115,24 @@ describe('key authentication', () => {
     expect(row.status).toBe(TokenStatus.exhausted);
   });
 
+  it('names a balance and a reservation under a cent to the sixth decimal, not as $0.00', async () => {
+    const user = await kit.createUser({ quota: 100 });
+    const { key } = await kit.createKey(user.id);
+    const response = await fetch(`${kit.gatewayUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer(key) },
+      body: JSON.stringify({
+        model: 'gpt-4o-mini',
+        max_tokens: 2000,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+    });
+    expect(response.status).toBe(429);
+    expect(((await response.json()) as ErrorAnswer).error.message).toMatch(
+      /^Your balance \(\$0\.000200\) is not enough for this request, which reserves \$0\.\d{6} up front/,
+    );
+  });
+
   it('stops a key disabled a moment ago, although its lookup is cached', async () => {
     const user = await kit.createUser();
     for (const isUnlimited of [true, false]) {

@@ -6,11 +6,14 @@ import { fail } from '../http/envelope';
 import { recordSystemLog } from '../logs/log-writer';
 import { findUserByAffCode, findUserByUsername, insertUser } from './user-repository';
 
+/** A quota in the console's unit for messages: cents, or six decimals for an amount two would show as 0. */
 export function describeQuota(context: AppContext, quota: number): string {
-  return formatQuota(quota, {
+  const display = {
     displayInCurrency: context.options.getBoolean('DisplayInCurrencyEnabled'),
     quotaPerUnit: context.options.getNumber('QuotaPerUnit'),
-  });
+  };
+  const text = formatQuota(quota, display);
+  return quota !== 0 && /^\$-?0\.00$/.test(text) ? formatQuota(quota, display, 6) : text;
 }
 
 /**
