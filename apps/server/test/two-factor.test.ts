@@ -131,6 +131,17 @@ describe('turning off and new recovery codes', () => {
     await loginAs(test, alice.user.username, PASSWORD);
   });
 
+  it('turns off with a code alone for accounts made by an external sign-in, whose password nobody saw', async () => {
+    for (const identity of [{ github_id: '4242' }, { oidc_id: 'https://idp.example 7f3a' }]) {
+      const member = await createUserSession(test);
+      await test.context.db.updateTable('users').set(identity).where('id', '=', member.user.id).execute();
+      const enrolled = await enrol(member);
+      expect((await status(member)).requires_password).toBe(false);
+      const off = await post('/api/user/2fa/disable', member.headers, { code: enrolled.nextCode() });
+      expect(envelope(off)).toMatchObject({ success: true, message: 'Two-factor sign-in is off' });
+    }
+  });
+
   it('makes new recovery codes only with a code; the old ones stop working', async () => {
     const alice = await createUserSession(test);
     const enrolled = await enrol(alice);

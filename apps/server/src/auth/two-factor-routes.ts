@@ -29,10 +29,11 @@ const WRONG_CODE = 'The code is wrong or has already been used';
 const NOT_ENABLED = 'Two-factor sign-in is not on for this account';
 
 /**
- * An account made by a GitHub, Lark or WeChat sign-in has a random password its owner never saw; every other
- * account signed up or was created with one, and must give it to turn two-factor sign-in off.
+ * An account made by a GitHub, Lark, WeChat or OIDC sign-in has a random password its owner never saw; every
+ * other account signed up or was created with one, and must give it to turn two-factor sign-in off.
  */
-const hasKnownPassword = (user: UserRow) => !user.github_id && !user.lark_id && !user.wechat_id;
+const hasKnownPassword = (user: UserRow) =>
+  !user.github_id && !user.lark_id && !user.wechat_id && !user.oidc_id;
 
 /** Two-factor sign-in: the second sign-in step, the user's own enrolment, and root's reset of another's. */
 export function registerTwoFactorRoutes(app: FastifyInstance, context: AppContext): void {
