@@ -133,6 +133,28 @@ describe('key authentication', () => {
     );
   });
 
+  it('refuses a request whose worst case no balance can hold as the client’s mistake, charging nothing', async () => {
+    const user = await kit.createUser({ quota: 1_000_000 });
+    const { key } = await kit.createKey(user.id);
+    const response = await fetch(`${kit.gatewayUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer(key) },
+      body: JSON.stringify({
+        model: 'gpt-4o-mini',
+        max_tokens: 1e308,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as ErrorAnswer).error).toMatchObject({
+      type: 'invalid_request_error',
+      message: expect.stringContaining(
+        'could cost more than any balance can hold: ask for fewer output tokens',
+      ),
+    });
+    expect(await kit.userQuota(user.id)).toBe(1_000_000);
+  });
+
   it('stops a key disabled a moment ago, although its lookup is cached', async () => {
     const user = await kit.createUser();
     for (const isUnlimited of [true, false]) {

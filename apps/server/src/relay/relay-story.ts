@@ -15,7 +15,7 @@ import { recordRelayFailure } from './relay-failure-log';
 import { admitRelayJob } from './relay-limits';
 import { observeRelay, type RelayObservation } from '../observability/relay-observation';
 import { getTelemetry } from '../observability/telemetry';
-import { RelayError } from './relay-error';
+import { RelayError, relayErrors } from './relay-error';
 import type { RelayRuntime } from './relay-runtime';
 
 /** What one /v1 endpoint does at each step of the story; the story itself is the same for all of them. */
@@ -83,6 +83,12 @@ async function tellStory<Delivered>(
   observation.picked(job.channel);
   const callCost = findCallCost(job);
   const reserved = callCost ?? plan.reserve(job);
+  // Beyond 2^53 quota (billions of dollars) no balance, limit or database column can hold the worst case.
+  if (!Number.isSafeInteger(reserved)) {
+    throw relayErrors.invalidRequest(
+      'This request could cost more than any balance can hold: ask for fewer output tokens',
+    );
+  }
   await admitRelayJob(job, reply, reserved);
   let billed: BilledUsage | null = null;
   let isReserved = false;
