@@ -30,11 +30,15 @@ interface ErrorAnswer {
   error: { message: string; type: string; code: string | null; param: string | null };
 }
 
-async function call(headers: Record<string, string>, model = 'gpt-4o-mini'): Promise<ErrorAnswer> {
+async function call(
+  headers: Record<string, string>,
+  model = 'gpt-4o-mini',
+  fields: Record<string, unknown> = {},
+): Promise<ErrorAnswer> {
   const response = await fetch(`${kit.gatewayUrl}/v1/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
+    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }], ...fields }),
   });
   const body = (await response.json()) as { error: ErrorAnswer['error'] };
   return { status: response.status, error: body.error };
@@ -118,17 +122,9 @@ describe('key authentication', () => {
   it('names a balance and a reservation under a cent to the sixth decimal, not as $0.00', async () => {
     const user = await kit.createUser({ quota: 100 });
     const { key } = await kit.createKey(user.id);
-    const response = await fetch(`${kit.gatewayUrl}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...bearer(key) },
-      body: JSON.stringify({
-        model: 'gpt-4o-mini',
-        max_tokens: 2000,
-        messages: [{ role: 'user', content: 'hi' }],
-      }),
-    });
-    expect(response.status).toBe(429);
-    expect(((await response.json()) as ErrorAnswer).error.message).toMatch(
+    const refused = await call(bearer(key), 'gpt-4o-mini', { max_tokens: 2000 });
+    expect(refused.status).toBe(429);
+    expect(refused.error.message).toMatch(
       /^Your balance \(\$0\.000200\) is not enough for this request, which reserves \$0\.\d{6} up front/,
     );
   });
@@ -136,17 +132,9 @@ describe('key authentication', () => {
   it('refuses a request whose worst case no balance can hold as the client’s mistake, charging nothing', async () => {
     const user = await kit.createUser({ quota: 1_000_000 });
     const { key } = await kit.createKey(user.id);
-    const response = await fetch(`${kit.gatewayUrl}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...bearer(key) },
-      body: JSON.stringify({
-        model: 'gpt-4o-mini',
-        max_tokens: 1e308,
-        messages: [{ role: 'user', content: 'hi' }],
-      }),
-    });
-    expect(response.status).toBe(400);
-    expect(((await response.json()) as ErrorAnswer).error).toMatchObject({
+    const refused = await call(bearer(key), 'gpt-4o-mini', { max_tokens: 1e308 });
+    expect(refused.status).toBe(400);
+    expect(refused.error).toMatchObject({
       type: 'invalid_request_error',
       message: expect.stringContaining(
         'could cost more than any balance can hold: ask for fewer output tokens',
