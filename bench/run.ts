@@ -12,6 +12,7 @@ import { stopAllChildren } from './child-process';
 import { measureCell, medianCell, type CellResult, type Target } from './measure';
 import { formatProtocolReport, measureProtocols, type ProtocolPlan } from './measure-protocols';
 import { runMemory } from './memory';
+import { runSoak } from './soak';
 import { runSyscalls } from './syscalls';
 import { PROFILE_CONNECTIONS, runProfile } from './profile';
 import { PROTOCOL_PATHS, type ProtocolPath } from './protocol-requests';
@@ -31,6 +32,9 @@ const { values: args } = parseArgs({
     path: { type: 'string', default: 'chat' },
     memory: { type: 'boolean', default: false },
     syscalls: { type: 'boolean', default: false },
+    soak: { type: 'boolean', default: false },
+    'soak-rounds': { type: 'string', default: '10' },
+    'soak-seconds': { type: 'string', default: '20' },
     compare: { type: 'string' },
     mode: { type: 'string' },
     rate: { type: 'string', default: '120' },
@@ -232,6 +236,13 @@ try {
     });
     const report = `${machineLine()}; \`uptime\` after: ${uptime()}\n\n${table}`;
     if (args['write-readme']) await writeReadmeSection('syscalls', report);
+  } else if (args.soak) {
+    const report = await runSoak({
+      rounds: Number(args['soak-rounds']),
+      seconds: Number(args['soak-seconds']),
+    });
+    console.log(`\n${machineLine()}; \`uptime\` after: ${uptime()}\n\n${report}\n`);
+    if (args['write-readme']) await writeReadmeSection('soak', `${machineLine()}\n\n${report}`);
   } else if (args.protocols) await measureProtocolsOnly();
   else if (args.compare) {
     const table = await runComparison({
