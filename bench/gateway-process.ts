@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createBenchDatabase } from './bench-database';
 import { builtPaths } from './build-children';
 import { spawnPinned, type BenchChild } from './child-process';
 import { BENCH_MODEL } from './bench-request';
@@ -92,6 +93,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const logFile = path.join(dataDir, 'server.log');
   const logFd = openSync(logFile, 'a');
   const port = await findFreePort();
+  const database = await createBenchDatabase();
   const child = spawnPinned({
     name: 'gateway',
     cpu: options.cpu,
@@ -104,7 +106,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     args: [options.entry ?? builtPaths.gateway],
     env: {
       PORT: String(port),
-      SQL_DSN: '',
+      SQL_DSN: database.dsn,
       SQLITE_PATH: path.join(dataDir, 'gatehouse.db'),
       REDIS_CONN_STRING: '',
       SESSION_SECRET: randomBytes(32).toString('hex'),
@@ -124,6 +126,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   process.once('exit', removeData);
   const stop = async () => {
     await child.stop();
+    await database.drop();
     removeData();
     process.off('exit', removeData);
   };

@@ -112,6 +112,11 @@ function machineNote(before: string, after: string): string {
         : ''),
     `- \`uptime\` before: ${before}`,
     `- \`uptime\` after: ${after}`,
+    ...(process.env.BENCH_SQL_DSN
+      ? [
+          `- Gatehouse on ${new URL(process.env.BENCH_SQL_DSN).protocol.replace(':', '')} (BENCH_SQL_DSN), a new database per gateway`,
+        ]
+      : []),
     ...(process.env.BENCH_SQLITE_WRITE_THREAD
       ? [`- Gatehouse with SQLITE_WRITE_THREAD=${process.env.BENCH_SQLITE_WRITE_THREAD}`]
       : []),

@@ -39,8 +39,8 @@ type Logger = Pick<FastifyBaseLogger, 'info' | 'error'>;
 export class ReservationKeeper {
   readonly nodeId = createNodeId();
   private readonly timers: NodeJS.Timeout[] = [];
-  /** SQLite only: one writer, so reservations share a commit per event-loop turn */
-  private readonly batcher: ReservationBatcher | null;
+  /** reservations share a commit per event-loop turn: all of them on SQLite, each user's elsewhere */
+  private readonly batcher: ReservationBatcher;
   /** the reservations of requests this process is running: the only leases it renews */
   private readonly running = new Set<string>();
   /** refunds the database refused, by record id: retried until written or released */
@@ -51,7 +51,10 @@ export class ReservationKeeper {
     private readonly db: Db,
     private readonly log: Logger,
   ) {
-    this.batcher = db.getExecutor().adapter instanceof SqliteAdapter ? new ReservationBatcher(db) : null;
+    // SQLite has one writer: one transaction at a time in any case. PostgreSQL and MySQL lock a user's row
+    // for each reservation of theirs: a user's requests go together, other users' beside them.
+    const isOneWriter = db.getExecutor().adapter instanceof SqliteAdapter;
+    this.batcher = new ReservationBatcher(db, isOneWriter ? () => 0 : (holder) => holder.userId);
   }
 
   /** The record a reservation for `requestId` writes. */
@@ -60,9 +63,10 @@ export class ReservationKeeper {
   }
 
   /**
-   * Takes `amount` from the user and the key for `requestId`, with its record (reserveQuota). On SQLite the
-   * reservations of one event-loop turn share a transaction; PostgreSQL and MySQL take each in its own, in
-   * parallel on their pools. Answers null when reserved.
+   * Takes `amount` from the user and the key for `requestId`, with its record (reserveQuota), in a transaction
+   * shared with the reservations of the same event-loop turn (ReservationBatcher): on SQLite all of them, on
+   * PostgreSQL and MySQL those of the same user (other users' run in parallel on the pool). Answers null when
+   * reserved.
    */
   async reserve(
     holder: QuotaHolder,
@@ -73,7 +77,7 @@ export class ReservationKeeper {
     let shortfall: ReservationShortfall | null;
     try {
       shortfall =
-        this.batcher === null || amount <= 0
+        amount <= 0
           ? await reserveQuota(this.db, holder, amount, record)
           : await this.batcher.reserve(holder, amount, record);
     } catch (error) {

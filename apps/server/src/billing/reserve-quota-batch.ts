@@ -67,6 +67,11 @@ function addDraw(
   else draws.set(key, { id, unlimitedTokenId, amount });
 }
 
+/** The draws by ascending id: a batch of one (the usual case at low load) is not sorted. */
+function inLockOrder(draws: Map<string, Draw>): Iterable<Draw> {
+  return draws.size < 2 ? draws.values() : [...draws.values()].sort((a, b) => a.id - b.id);
+}
+
 /**
  * The usual batch, where every balance covers all its reservations: one conditional UPDATE per user (per user
  * and unlimited key) and per key for the sums, instead of one per request. That all of them go through is
@@ -103,9 +108,9 @@ async function takeAllTogether(
     return true;
   };
   let isAllTaken = true;
-  // Users before keys, as everywhere.
-  for (const draw of users.values()) if (!(isAllTaken = await take(draw, true))) break;
-  if (isAllTaken) for (const draw of tokens.values()) if (!(isAllTaken = await take(draw, false))) break;
+  // Users before keys, as everywhere; each in ascending order of id, as the settlements lock them.
+  for (const draw of inLockOrder(users)) if (!(isAllTaken = await take(draw, true))) break;
+  if (isAllTaken) for (const draw of inLockOrder(tokens)) if (!(isAllTaken = await take(draw, false))) break;
   if (isAllTaken) return true;
   for (const { draw, isUser } of taken) {
     const give = isUser ? giveToUser : giveToToken;
@@ -116,12 +121,13 @@ async function takeAllTogether(
 
 /**
  * Several reservations in one transaction, each taken as reserveQuota takes it (the same conditional
- * UPDATEs, its record written with it), for a database with one writer (SQLite), where transactions run one
- * after another anyway: one commit instead of one per request. Mostly every balance covers its part of the
+ * UPDATEs, its record written with it): one commit instead of one per request (ReservationBatcher: on SQLite
+ * every request of an event-loop turn, on PostgreSQL and MySQL one user's). Mostly every balance covers its part of the
  * batch and the sums are taken at once (takeAllTogether); otherwise one request after another, a reservation
  * the key cannot cover giving back what it took from the user, so nobody ever sees it. The records go in
  * together, last. Answers each request's shortfall, in order; a database error fails them all, with nothing
- * taken.
+ * taken. Where writers run at once (PostgreSQL, MySQL) no two transactions wait for each other in a circle: a
+ * key's row is only ever locked by a transaction that already holds its user's.
  */
 export async function reserveQuotaBatch(
   db: Db,
