@@ -65,6 +65,43 @@ describe('createLoggerOptions', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('writes what waits within a fraction of a second, and nothing while nothing waits', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gatehouse-log-'));
+    const file = path.join(dir, 'server.log');
+    const script = `
+      import fs from 'node:fs';
+      import Fastify from 'fastify';
+      import { createLoggerOptions } from ${JSON.stringify(path.resolve(__dirname, 'logger-options.ts'))};
+      const writes = [];
+      const writeSync = fs.writeSync;
+      fs.writeSync = (fd, data, ...rest) => {
+        writes.push(typeof data === 'string' ? Buffer.byteLength(data) : data.length);
+        return writeSync(fd, data, ...rest);
+      };
+      const fd = fs.openSync(${JSON.stringify(file)}, 'a');
+      const { log } = Fastify({ logger: await createLoggerOptions('info', 'json', fd) });
+      log.info('one line');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const written = fs.readFileSync(${JSON.stringify(file)}, 'utf8');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      process.stderr.write(JSON.stringify({ written, writes }) + '\\n');
+      process.exit(0);
+    `;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      cwd: __dirname,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const { written, writes } = JSON.parse(run.stderr.trim().split('\n').at(-1)!) as {
+      written: string;
+      writes: number[];
+    };
+    expect(JSON.parse(written).msg).toBe('one line');
+    // One write for the line; none, empty or not, in the idle second after it.
+    expect(writes).toEqual([Buffer.byteLength(written)]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('writes request lines for people, without the fields repeated as JSON', async () => {
     const output = new PassThrough();
     const chunks: string[] = [];
