@@ -115,12 +115,8 @@ export const googleKeyPlacement: KeyPlacement = {
   hint: 'in the x-goog-api-key header or as ?key=',
 };
 
-async function findKeyRow(db: Db, keys: RelayKeyCache, key: string): Promise<KeyRow | null> {
-  const cached = keys.find(key);
-  if (cached) return cached;
-  const row = await readKeyRow(db, key);
-  if (row) keys.remember(key, row);
-  return row;
+function findKeyRow(db: Db, keys: RelayKeyCache, key: string): Promise<KeyRow | null> {
+  return keys.get(key, (presented) => readKeyRow(db, presented));
 }
 
 /** The key is enabled, unexpired and not exhausted (marked so when found), and its owner is enabled. */

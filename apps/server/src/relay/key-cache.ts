@@ -10,6 +10,37 @@ const MAX_ENTRIES = 10_000;
  */
 export class KeyCache<Row extends { user_id: number }> {
   private readonly entries = new Map<string, { row: Row; expiresAt: number }>();
+  /** lookups under way, one per key: held only while their query runs */
+  private readonly lookups = new Map<string, Promise<Row | null>>();
+  /** moves on whenever keys are dropped: a lookup begun before must not be kept or shared */
+  private generation = 0;
+
+  /**
+   * The key's row: cached, or read by `read` — once for all the requests that ask while that read runs (when
+   * the cached row expires under load, every request in that window would otherwise send the same query).
+   */
+  get(key: string, read: (key: string) => Promise<Row | null>): Promise<Row | null> {
+    const cached = this.find(key);
+    if (cached) return Promise.resolve(cached);
+    const running = this.lookups.get(key);
+    if (running) return running;
+    const generation = this.generation;
+    const lookup = read(key).then(
+      (row) => {
+        if (generation === this.generation) {
+          this.lookups.delete(key);
+          if (row) this.remember(key, row);
+        }
+        return row;
+      },
+      (error: unknown) => {
+        if (generation === this.generation) this.lookups.delete(key);
+        throw error;
+      },
+    );
+    this.lookups.set(key, lookup);
+    return lookup;
+  }
 
   find(key: string, now = Date.now()): Row | null {
     const entry = this.entries.get(key);
@@ -28,15 +59,24 @@ export class KeyCache<Row extends { user_id: number }> {
 
   forget(key: string): void {
     this.entries.delete(key);
+    this.dropLookups();
   }
 
   forgetUser(userId: number): void {
     for (const [key, entry] of this.entries) if (entry.row.user_id === userId) this.entries.delete(key);
+    this.dropLookups();
   }
 
   /** Drops every key: another instance changed keys or users. */
   clear(): void {
     this.entries.clear();
+    this.dropLookups();
+  }
+
+  /** Lookups under way may have read what just changed: later requests read again, and nothing is kept. */
+  private dropLookups(): void {
+    this.generation += 1;
+    this.lookups.clear();
   }
 
   private sweep(now: number): void {
