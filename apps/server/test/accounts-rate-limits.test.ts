@@ -98,6 +98,17 @@ describe('MemoryRateLimiter', () => {
     await new Promise((resolve) => setTimeout(resolve, 70));
     expect(await limiter.hit('k', 1, 50)).toMatchObject({ isAllowed: true, count: 1 });
   });
+
+  it('holds at most its capacity of windows however many addresses come; the oldest windows go first', async () => {
+    const limiter = new MemoryRateLimiter(100);
+    for (let index = 0; index < 1000; index += 1) {
+      await limiter.hit(`api:2001:db8::${index.toString(16)}`, 5, 60_000);
+    }
+    expect(limiter.size).toBeLessThanOrEqual(100);
+    // The latest addresses keep their counts; the earliest start over.
+    expect(await limiter.hit('api:2001:db8::3e7', 5, 60_000)).toMatchObject({ count: 2 });
+    expect(await limiter.hit('api:2001:db8::0', 5, 60_000)).toMatchObject({ count: 1 });
+  });
 });
 
 async function isRedisUp(): Promise<boolean> {

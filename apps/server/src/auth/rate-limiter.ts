@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { ExpiringEntries } from '../expiring-entries';
 
 export interface RateLimitResult {
   isAllowed: boolean;
@@ -18,32 +19,38 @@ export interface RateLimiter {
 
 interface Window {
   count: number;
-  endsAt: number;
+  expiresAt: number;
 }
 
-const SWEEP_EVERY_HITS = 1000;
+/**
+ * Windows held at most (~250 bytes each with its key: 25 MB when full), far more client addresses than a
+ * console sees in 20 minutes. Keyed by address, they grew with every address a client could send from (an
+ * IPv6 prefix holds 2^64) until their windows ended. Past this, the oldest windows go first, and their
+ * addresses start counting anew: a flood from that many addresses is not held back per address anyway.
+ */
+export const MAX_RATE_LIMIT_WINDOWS = 100_000;
 
 export class MemoryRateLimiter implements RateLimiter {
-  private readonly windows = new Map<string, Window>();
-  private hitsSinceSweep = 0;
+  private readonly windows: ExpiringEntries<Window>;
+
+  constructor(capacity = MAX_RATE_LIMIT_WINDOWS) {
+    this.windows = new ExpiringEntries(capacity);
+  }
+
+  /** windows held now */
+  get size(): number {
+    return this.windows.size;
+  }
 
   async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
     const now = Date.now();
-    this.sweep(now);
-    let window = this.windows.get(key);
-    if (!window || window.endsAt <= now) {
-      window = { count: 0, endsAt: now + windowMs };
-      this.windows.set(key, window);
+    let window = this.windows.find(key, now);
+    if (!window) {
+      window = { count: 0, expiresAt: now + windowMs };
+      this.windows.add(key, window, now);
     }
     window.count += 1;
-    return { isAllowed: window.count <= limit, count: window.count, retryAfterMs: window.endsAt - now };
-  }
-
-  private sweep(now: number): void {
-    this.hitsSinceSweep += 1;
-    if (this.hitsSinceSweep < SWEEP_EVERY_HITS) return;
-    this.hitsSinceSweep = 0;
-    for (const [key, window] of this.windows) if (window.endsAt <= now) this.windows.delete(key);
+    return { isAllowed: window.count <= limit, count: window.count, retryAfterMs: window.expiresAt - now };
   }
 }
 
