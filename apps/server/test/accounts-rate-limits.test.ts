@@ -90,6 +90,19 @@ describe('global limits', () => {
   });
 });
 
+describe('client addresses', () => {
+  it('counts an address by its first 64 characters, so a forged one of any length costs the limiter little', async () => {
+    // TRUST_PROXY=true believes whatever X-Forwarded-For a client sends: its request.ip can be 16 KB long.
+    const test = await startApp({ GLOBAL_API_RATE_LIMIT: '1', TRUST_PROXY: 'true' });
+    const forged = (tail: string) => ({ 'x-forwarded-for': `2001:db8:${'f'.repeat(8000)}${tail}` });
+    expect((await test.app.inject({ url: '/api/status', headers: forged('a') })).statusCode).toBe(200);
+    expect((await test.app.inject({ url: '/api/status', headers: forged('b') })).statusCode).toBe(429);
+    // Real addresses are all shorter than that: each keeps its own count.
+    const real = { 'x-forwarded-for': '2001:db8:85a3::8a2e:370:7334' };
+    expect((await test.app.inject({ url: '/api/status', headers: real })).statusCode).toBe(200);
+  });
+});
+
 describe('MemoryRateLimiter', () => {
   it('opens a new window once the old one ends', async () => {
     const limiter = new MemoryRateLimiter();

@@ -21,6 +21,13 @@ const CRITICAL_ROUTES = new Set([
   'POST /api/user/2fa/recovery_codes',
 ]);
 
+/**
+ * The longest address a counter's key keeps. Real ones are at most 45 characters (IPv6 with an IPv4 tail),
+ * but TRUST_PROXY=true believes any X-Forwarded-For, so request.ip can be as long as a header: each counter
+ * (in memory or in Redis) would hold that much. Sessions keep the same 64 characters of it.
+ */
+const MAX_ADDRESS_LENGTH = 64;
+
 function isCriticalRoute(request: FastifyRequest): boolean {
   const route = request.routeOptions.url;
   if (route === undefined) return false;
@@ -55,7 +62,7 @@ export function registerRateLimits(app: FastifyInstance, context: AppContext): v
   ): Promise<void> {
     let result;
     try {
-      result = await rateLimiter.hit(`${key}:${request.ip}`, limit, windowMs);
+      result = await rateLimiter.hit(`${key}:${request.ip.slice(0, MAX_ADDRESS_LENGTH)}`, limit, windowMs);
     } catch (error) {
       request.log.error({ err: error }, 'rate limiter unavailable; letting the request through');
       return;
