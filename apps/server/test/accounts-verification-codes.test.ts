@@ -67,6 +67,19 @@ function describeStoreRules(name: string, make: (ttlMs: number) => VerificationC
 
 describeStoreRules('MemoryVerificationCodes', (ttlMs) => new MemoryVerificationCodes(ttlMs));
 
+describe('MemoryVerificationCodes', () => {
+  it('holds at most its capacity of codes however many addresses ask; the oldest go first', async () => {
+    const store = new MemoryVerificationCodes(60_000, 100);
+    const codes: string[] = [];
+    for (let index = 0; index < 1000; index += 1) {
+      codes.push(await store.issue('register', `user${index}@example.com`));
+    }
+    expect(store.size).toBeLessThanOrEqual(100);
+    expect(await store.consume('register', 'user999@example.com', codes[999])).toBe(true);
+    expect(await store.consume('register', 'user0@example.com', codes[0])).toBe(false);
+  });
+});
+
 describe.skipIf(!redisUp)('verification codes in Redis (REDIS_CONN_STRING)', () => {
   const clients: Redis[] = [];
   const connect = () => {

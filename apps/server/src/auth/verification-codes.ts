@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { ExpiringEntries } from '../expiring-entries';
 import { randomText } from './password';
 
 export type VerificationPurpose = 'register' | 'bind' | 'reset';
@@ -39,38 +40,46 @@ interface Entry {
   expiresAt: number;
 }
 
+/**
+ * Codes held at most (~250 bytes each: 25 MB when full). Each is a mail sent, to any address a client names,
+ * so their number was bounded only by how fast mail goes out, and every issue walked them all to sweep the
+ * expired ones. Past this the oldest go first (those codes stop working; a new one can be asked for).
+ */
+export const MAX_VERIFICATION_CODES = 100_000;
+
 /** For a single instance: the codes live in this process. */
 export class MemoryVerificationCodes implements VerificationCodeStore {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: ExpiringEntries<Entry>;
 
-  constructor(readonly ttlMs = DEFAULT_TTL_MS) {}
+  constructor(
+    readonly ttlMs = DEFAULT_TTL_MS,
+    capacity = MAX_VERIFICATION_CODES,
+  ) {
+    this.entries = new ExpiringEntries(capacity);
+  }
+
+  /** codes held now */
+  get size(): number {
+    return this.entries.size;
+  }
 
   async issue(purpose: VerificationPurpose, address: string): Promise<string> {
     const code = createCode(purpose);
-    this.entries.set(keyOf(purpose, address), { code, expiresAt: Date.now() + this.ttlMs });
-    this.sweep();
+    const now = Date.now();
+    this.entries.add(keyOf(purpose, address), { code, expiresAt: now + this.ttlMs }, now);
     return code;
   }
 
   async consume(purpose: VerificationPurpose, address: string, code: string): Promise<boolean> {
     const key = keyOf(purpose, address);
-    const entry = this.entries.get(key);
-    if (!entry || entry.expiresAt < Date.now()) {
-      this.entries.delete(key);
-      return false;
-    }
-    if (normalizeCode(entry.code) !== normalizeCode(code)) return false;
+    const entry = this.entries.find(key);
+    if (!entry || normalizeCode(entry.code) !== normalizeCode(code)) return false;
     this.entries.delete(key);
     return true;
   }
 
   async revoke(purpose: VerificationPurpose, address: string): Promise<void> {
     this.entries.delete(keyOf(purpose, address));
-  }
-
-  private sweep(): void {
-    const now = Date.now();
-    for (const [key, entry] of this.entries) if (entry.expiresAt < now) this.entries.delete(key);
   }
 }
 
