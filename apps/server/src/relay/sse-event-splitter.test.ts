@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SseEventSplitter } from './sse-event-splitter';
+import { SseEventSplitter, UpstreamEventTooLong } from './sse-event-splitter';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 
@@ -52,5 +52,54 @@ describe('SseEventSplitter decoding', () => {
     const splitter = new SseEventSplitter();
     expect(splitter.push(encoded.subarray(0, 8))).toEqual([]);
     expect(splitter.push(encoded.subarray(8))).toEqual(['a\uFFFDb']);
+  });
+});
+
+describe('SseEventSplitter cut anywhere', () => {
+  // Line ends of every kind, blank lines straddling chunks, comments, names, several lines of data.
+  const stream =
+    'event: a\r\ndata: one\r\n\r\n: keep-alive\n\ndata: two\ndata: lines\n\n' +
+    'data: three\r\rdata: four\r\n\r\nevent: b\ndata: five\n\n\n\ndata: six';
+
+  it('answers the same events whatever sizes the chunks have', () => {
+    const whole = new SseEventSplitter();
+    const expected = [...whole.pushEvents(bytes(stream)), ...whole.endEvents()];
+    expect(expected.map((event) => [event.event, event.data])).toEqual([
+      ['a', 'one'],
+      [null, 'two\nlines'],
+      [null, 'three'],
+      [null, 'four'],
+      ['b', 'five'],
+      [null, 'six'],
+    ]);
+    const encoded = bytes(stream);
+    for (let size = 1; size <= 12; size += 1) {
+      const splitter = new SseEventSplitter();
+      const events = [];
+      for (let start = 0; start < encoded.length; start += size) {
+        events.push(...splitter.pushEvents(encoded.subarray(start, start + size)));
+      }
+      events.push(...splitter.endEvents());
+      expect(events, `chunks of ${size} bytes`).toEqual(expected);
+    }
+  });
+
+  it('takes a long event in many small chunks', () => {
+    const payload = 'A'.repeat(1_000_000);
+    const encoded = bytes(`data: ${payload}\n\ndata: next\n\n`);
+    const splitter = new SseEventSplitter();
+    const payloads: string[] = [];
+    for (let start = 0; start < encoded.length; start += 1000) {
+      payloads.push(...splitter.push(encoded.subarray(start, start + 1000)));
+    }
+    expect(payloads).toEqual([payload, 'next']);
+  });
+
+  it('refuses an event longer than it holds, naming the limit', () => {
+    const splitter = new SseEventSplitter(1000);
+    expect(splitter.push(bytes(`data: ${'A'.repeat(900)}`))).toEqual([]);
+    expect(() => splitter.push(bytes('A'.repeat(200)))).toThrow(UpstreamEventTooLong);
+    expect(() => new SseEventSplitter(10).push(bytes('data: more than ten'))).toThrow('longer than 10 bytes');
+    expect(() => new SseEventSplitter(1000).push(bytes(`data: ${'A'.repeat(2000)}\n\n`))).not.toThrow();
   });
 });

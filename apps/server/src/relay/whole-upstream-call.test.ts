@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startScriptedUpstream, type ScriptedUpstream } from '../../test/support/scripted-upstream';
 import { Agent } from '../http/undici-client';
 import { ClientAbort } from './client-abort';
 import type { RelayRuntime } from './relay-runtime';
-import { sendUpstreamForWhole } from './whole-upstream-call';
+import { sendUpstreamForWhole, UpstreamAnswerTooLong } from './whole-upstream-call';
 
 let upstream: ScriptedUpstream;
 let origin: string;
@@ -36,6 +36,32 @@ const send = (signal = new ClientAbort(), onAnswered: () => void = () => undefin
   );
 
 describe('sendUpstreamForWhole', () => {
+  it('refuses an answer longer than it holds and cancels the upstream, which may send on for ever', async () => {
+    let writes = 0;
+    answer = (response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const more = () => {
+        if (response.destroyed) return;
+        writes += 1;
+        response.write('x'.repeat(1000));
+        setTimeout(more, 1);
+      };
+      more();
+    };
+    const before = closedEarly;
+    const sent = sendUpstreamForWhole(
+      runtime,
+      { url: `${origin}/v1/chat/completions`, headers: { 'content-type': 'application/json' }, body: '{}' },
+      new ClientAbort(),
+      () => undefined,
+      2500,
+    );
+    await expect(sent).rejects.toThrow(UpstreamAnswerTooLong);
+    await expect(sent).rejects.toThrow('longer than 2500 bytes');
+    await vi.waitFor(() => expect(closedEarly).toBe(before + 1));
+    expect(writes).toBeLessThan(50);
+  });
+
   it('answers the status, the headers and the whole body, however many writes it came in', async () => {
     answer = (response) => {
       response.writeHead(201, { 'content-type': 'application/json', 'x-upstream': 'yes' });

@@ -1,7 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { UpstreamFormatError } from '../canonical/translation';
 import type { UpstreamRequest } from '../providers/provider-types';
 import type { ClientAbort } from './client-abort';
+import { describeSize } from './sse-event-splitter';
 import type { RelayRuntime } from './relay-runtime';
 import { splitUrl } from './upstream-call';
 
@@ -12,6 +14,19 @@ export interface WholeUpstreamResponse {
   body: Buffer;
 }
 
+/**
+ * The longest answer read whole (JSON answers, error bodies), in bytes: far above any real one (a few images
+ * as base64), so that an upstream sending without end fails its request instead of the process.
+ */
+export const MAX_WHOLE_ANSWER_BYTES = 256 * 1024 * 1024;
+
+/** An answer longer than the reader holds: a malformed answer, so the attempt moves to another channel. */
+export class UpstreamAnswerTooLong extends UpstreamFormatError {
+  constructor(limit: number) {
+    super(`The upstream's answer was longer than ${describeSize(limit)}; it was not read`);
+  }
+}
+
 /** undici's dispatch handler (its v7 controller API) as far as this reader uses it. */
 type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestStart']>>[0];
 
@@ -19,12 +34,13 @@ function cancelled(): Error {
   return Object.assign(new Error('The request was cancelled'), { code: 'UND_ERR_ABORTED' });
 }
 
-/** Collects one answer's status, headers and body chunks; settles once. */
+/** Collects one answer's status, headers and body chunks, up to `maxBytes`; settles once. */
 class WholeAnswerReader implements Dispatcher.DispatchHandler {
   private controller: Controller | null = null;
   private statusCode = 0;
   private headers: IncomingHttpHeaders = {};
   private readonly chunks: Buffer[] = [];
+  private length = 0;
   private isSettled = false;
 
   constructor(
@@ -32,6 +48,7 @@ class WholeAnswerReader implements Dispatcher.DispatchHandler {
     private readonly onAnswered: () => void,
     private readonly resolve: (response: WholeUpstreamResponse) => void,
     private readonly reject: (error: Error) => void,
+    private readonly maxBytes = MAX_WHOLE_ANSWER_BYTES,
   ) {
     // `on`, not `once` (two more objects): settle() takes it off, and a ClientAbort fires once.
     signal.on('abort', this.onAbort);
@@ -54,7 +71,15 @@ class WholeAnswerReader implements Dispatcher.DispatchHandler {
     this.onAnswered();
   }
 
-  onResponseData(_controller: Controller, chunk: Buffer): void {
+  onResponseData(controller: Controller, chunk: Buffer): void {
+    if (this.isSettled) return;
+    this.length += chunk.length;
+    if (this.length > this.maxBytes) {
+      const error = new UpstreamAnswerTooLong(this.maxBytes);
+      this.settle(error);
+      controller.abort(error);
+      return;
+    }
     this.chunks.push(chunk);
   }
 
@@ -84,16 +109,18 @@ class WholeAnswerReader implements Dispatcher.DispatchHandler {
  * cancellation as sendUpstream. undici's dispatch with a handler that collects the body, instead of request()
  * and reading its body stream: no Readable and no stream ticks per answer (~10 µs of CPU less per call,
  * measured against request() and arrayBuffer()). `onAnswered` is told when the status and headers came.
- * Rejects on connection errors, timeouts, cancellation and a body cut short; an error status is an answer.
+ * Rejects on connection errors, timeouts, cancellation, a body cut short and one longer than `maxBytes`
+ * (UpstreamAnswerTooLong, the upstream cancelled); an error status is an answer.
  */
 export function sendUpstreamForWhole(
   runtime: RelayRuntime,
   upstream: UpstreamRequest,
   signal: ClientAbort,
   onAnswered: () => void,
+  maxBytes = MAX_WHOLE_ANSWER_BYTES,
 ): Promise<WholeUpstreamResponse> {
   return new Promise((resolve, reject) => {
-    const reader = new WholeAnswerReader(signal, onAnswered, resolve, reject);
+    const reader = new WholeAnswerReader(signal, onAnswered, resolve, reject, maxBytes);
     runtime.dispatcher.dispatch(dispatchOptionsFor(runtime, upstream), reader);
   });
 }

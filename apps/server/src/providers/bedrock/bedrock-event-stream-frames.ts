@@ -20,32 +20,46 @@ const MAX_FRAME_BYTES = 16 * 1024 * 1024 + 128 * 1024 + MIN_FRAME_BYTES;
 
 /**
  * Cuts an `application/vnd.amazon.eventstream` body into whole messages, wherever the network split it, and
- * decodes each with the AWS SDK's codec (which checks both CRCs). A frame's first four bytes are its total length.
+ * decodes each with the AWS SDK's codec (which checks both CRCs). A frame's first four bytes are its total
+ * length. The bytes of a frame not complete yet are kept as they came and joined once it is (joining them at
+ * every chunk copied a 16 MB frame in 16 KB chunks a thousand times over).
  */
 export class EventStreamFrameSplitter {
-  private pending: Buffer = Buffer.alloc(0);
+  private chunks: Buffer[] = [];
+  private collected = 0;
 
   push(bytes: Buffer): EventStreamMessage[] {
-    this.pending = this.pending.length === 0 ? bytes : Buffer.concat([this.pending, bytes]);
+    if (bytes.length > 0) {
+      this.chunks.push(bytes);
+      this.collected += bytes.length;
+    }
     const messages: EventStreamMessage[] = [];
-    while (this.pending.length >= 4) {
-      const length = this.pending.readUInt32BE(0);
+    while (this.collected >= 4) {
+      const head = this.chunks[0]!.length >= 4 ? this.chunks[0]! : this.joined();
+      const length = head.readUInt32BE(0);
       if (length < MIN_FRAME_BYTES || length > MAX_FRAME_BYTES) {
         throw new UpstreamFormatError(`${BEDROCK} streamed something that is not an AWS event stream`);
       }
-      if (this.pending.length < length) break;
-      messages.push(this.decode(this.pending.subarray(0, length)));
-      this.pending = this.pending.subarray(length);
+      if (this.collected < length) break;
+      const pending = this.joined();
+      messages.push(this.decode(pending.subarray(0, length)));
+      const rest = pending.subarray(length);
+      this.chunks = rest.length > 0 ? [rest] : [];
+      this.collected = rest.length;
     }
     return messages;
   }
 
+  /** The bytes kept, as one buffer (kept so from then on). */
+  private joined(): Buffer {
+    if (this.chunks.length > 1) this.chunks = [Buffer.concat(this.chunks, this.collected)];
+    return this.chunks[0]!;
+  }
+
   /** The body ended: a partial frame means the stream was cut. */
   end(): void {
-    if (this.pending.length > 0) {
-      throw new UpstreamFormatError(
-        `${BEDROCK} stream ended inside an event (${this.pending.length} bytes left)`,
-      );
+    if (this.collected > 0) {
+      throw new UpstreamFormatError(`${BEDROCK} stream ended inside an event (${this.collected} bytes left)`);
     }
   }
 

@@ -42,6 +42,19 @@ describe('ConverseStream decoding', () => {
     expect(chunks[0]!.object).toBe('chat.completion.chunk');
   });
 
+  it('reads an event of megabytes cut into many small pieces', () => {
+    const long = 'é'.repeat(1_000_000);
+    const events: BedrockStreamFixtureEvent[] = [
+      { eventType: 'messageStart', payload: { role: 'assistant' } },
+      { eventType: 'contentBlockDelta', payload: { contentBlockIndex: 0, delta: { text: long } } },
+      { eventType: 'contentBlockDelta', payload: { contentBlockIndex: 0, delta: { text: '!' } } },
+      { eventType: 'contentBlockStop', payload: { contentBlockIndex: 0 } },
+      { eventType: 'messageStop', payload: { stopReason: 'end_turn' } },
+    ];
+    const { chunks } = replay(encodeBedrockEvents(events), 1000);
+    expect(text(chunks)).toBe(`${long}!`);
+  });
+
   it('numbers tool calls in order and streams their arguments', () => {
     const { chunks } = replay(transcript('stream-tool-use.json'), 1);
     const calls = deltas(chunks).flatMap((delta) => delta.tool_calls ?? []);
