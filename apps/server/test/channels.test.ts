@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChannelStatus, Role, channelTypes } from '@gatehouse/shared';
+import { ChannelStatus, MAX_KEYS_PER_BATCH, Role, channelMessages, channelTypes } from '@gatehouse/shared';
 import { createUserSession, envelope } from './test-app';
 import { channelApi, channelForm } from './channels-helpers';
 import { api, root, test, useChannelsApp } from './support/channels-app';
@@ -173,6 +173,15 @@ describe('batch create', () => {
       ['channel.create', count],
       ['channel.delete', count],
     ]);
+  });
+
+  it('refuses a batch of more keys than one request creates, creating none', async () => {
+    const keys = Array.from({ length: MAX_KEYS_PER_BATCH + 1 }, (_, index) => `sk-${index}`).join('\n');
+    expect(await api.create(channelForm({ name: 'pool', key: keys }))).toMatchObject({
+      success: false,
+      message: channelMessages.tooManyKeys,
+    });
+    expect(await test.context.db.selectFrom('channels').select('id').execute()).toEqual([]);
   });
 
   it('a single line creates one channel', async () => {

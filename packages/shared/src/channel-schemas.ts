@@ -4,8 +4,15 @@ import { rowIdSchema } from './row-id';
 import { ChannelType, isKnownChannelType } from './channel-types';
 
 /** Channel form messages; the server answers the same words the console shows. */
+/**
+ * Keys one request may create channels for (one per line). Each is a channel with its abilities, written in
+ * one transaction; larger lists go in several requests.
+ */
+export const MAX_KEYS_PER_BATCH = 10_000;
+
 export const channelMessages = {
   nameAndKeyRequired: 'please fill in channel name and channel key',
+  tooManyKeys: `at most ${MAX_KEYS_PER_BATCH} keys (one channel each) in one request; send the rest in another`,
   modelsRequired: 'please select at least one model',
   modelMappingInvalid: 'model mapping must be valid JSON',
   modelMappingNotObject: 'model mapping must be a JSON object mapping model names to model names',

@@ -5,6 +5,7 @@ import {
   channelTypesRequiringBaseUrl,
   parseChannelConfig,
   type ChannelFields,
+  MAX_KEYS_PER_BATCH,
 } from '@gatehouse/shared';
 import type { ChannelRow } from '../db/schema';
 import { fail } from '../http/envelope';
@@ -111,6 +112,7 @@ export function prepareNewChannels(fields: ChannelFields): ChannelValues[] {
   };
   const typedKeys = splitKeys(fields.key ?? '');
   const keys = typedKeys.length > 0 ? typedKeys : [defaultKey(type, config)].filter(Boolean);
+  if (keys.length > MAX_KEYS_PER_BATCH) fail(channelMessages.tooManyKeys);
   checkChannel(values, keys);
   checkTypeStillServed(type, null);
   return keys.map((key) => ({ ...values, key }));

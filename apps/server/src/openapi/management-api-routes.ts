@@ -138,7 +138,7 @@ export const managementApiRoutes: readonly ApiRouteContract[] = [
     path: '/api/channel',
     tag: 'channels',
     access: 'admin',
-    summary: 'Create channels (one per key line in batch mode)',
+    summary: 'Create channels (one per key line in batch mode, at most 10000 lines)',
     body: channelFieldsSchema,
   },
   {
