@@ -41,13 +41,13 @@ export async function serve(config: Config, logFormat: ChosenLogFormat): Promise
   const cookieWarning = findInsecureCookieWarning(context.options.get('ServerAddress'), config.trustProxy);
   if (cookieWarning) app.log.warn(cookieWarning);
   let isStopping = false;
-  let stopAcceptors = () => {};
+  let stopAcceptors = (): Promise<void> => Promise.resolve();
   const shutdown = async (signal: string) => {
     if (isStopping) return;
     isStopping = true;
     app.log.info(`${signal}: shutting down`);
-    stopAcceptors();
-    await app.close();
+    // Both wait for the answers under way on their connections (those of the acceptors are not the server's).
+    await Promise.all([stopAcceptors(), app.close()]);
     await closeContext(context);
     process.exit(0);
   };

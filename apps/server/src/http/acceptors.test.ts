@@ -81,7 +81,7 @@ describe('addAcceptors', () => {
     const stop = await addAcceptors(server, 4);
     const bodies = await Promise.all(Array.from({ length: 40 }, () => get(port)));
     expect(new Set(bodies)).toEqual(new Set(['served']));
-    stop();
+    await stop();
   });
 
   it('takes several queued connections per turn of a busy loop, where one descriptor takes one', async () => {
@@ -94,13 +94,15 @@ describe('addAcceptors', () => {
     const several = await acceptedPerTurn(helped.server, helped.port, 24);
     expect(several.reduce((sum, each) => sum + each, 0)).toBe(24);
     expect(Math.max(...several)).toBe(8);
-    stop();
+    // The stop waits for the connections the extra descriptors took: these never sent a request.
+    for (const client of clients.splice(0)) client.destroy();
+    await stop();
   });
 
   it('stops accepting on the extra descriptors once stopped', async () => {
     const { server, port } = await listening();
     const stop = await addAcceptors(server, 3);
-    stop();
+    await stop();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     servers.splice(servers.indexOf(server), 1);
     await expect(get(port)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
@@ -110,6 +112,33 @@ describe('addAcceptors', () => {
     const { server, port } = await listening();
     const stop = await addAcceptors(server, 0);
     expect(await get(port)).toBe('served');
-    stop();
+    await stop();
+  });
+
+  it('stops once the answers under way on the connections they accepted have ended', async () => {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let waiting = 0;
+    const server = createServer((_request, response) => {
+      waiting += 1;
+      void released.then(() => response.end('served'));
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const stop = await addAcceptors(server, 7);
+    // Queued together while the loop is held, the eight are taken in one turn, one per descriptor: seven by the
+    // extra ones.
+    const bodies = Array.from({ length: 8 }, () => get(port));
+    await new Promise((resolve) => process.nextTick(resolve));
+    holdLoop(100);
+    while (waiting < 8) await new Promise((resolve) => setTimeout(resolve, 10));
+    let isStopped = false;
+    const stopped = stop().then(() => (isStopped = true));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(isStopped).toBe(false);
+    release();
+    expect(await Promise.all(bodies)).toEqual(Array(8).fill('served'));
+    await stopped;
   });
 });

@@ -81,15 +81,21 @@ function listenOn(handle: object, server: Server): Promise<Server> {
 
 /**
  * Gives the listening `server` `count` more descriptors, each accepting one connection per turn; resolves with
- * a function that stops them (call it before closing the server). Stops nothing and adds nothing when
- * `count` is 0. Rejects when the descriptors could not be had (the server keeps listening as before).
+ * a function that stops them (call it when closing the server). Stops nothing and adds nothing when `count` is
+ * 0. Rejects when the descriptors could not be had (the server keeps listening as before).
+ *
+ * The stop resolves once every connection they accepted has ended. The server serves those connections, but
+ * net.Server counts a connection where it was accepted: `server.close()` waits for its own only, so a graceful
+ * stop must wait for this too, or it would end the process under answers still being written.
  */
-export async function addAcceptors(server: Server, count: number): Promise<() => void> {
+export async function addAcceptors(server: Server, count: number): Promise<() => Promise<void>> {
   const handle = listeningHandle(server);
-  if (count <= 0 || handle === null) return () => undefined;
+  if (count <= 0 || handle === null) return () => Promise.resolve();
   const descriptors = await echoDescriptors(handle, count);
   const acceptors = await Promise.all(descriptors.map((descriptor) => listenOn(descriptor, server)));
-  return () => {
-    for (const acceptor of acceptors) acceptor.close();
+  return async () => {
+    await Promise.all(
+      acceptors.map((acceptor) => new Promise<void>((resolve) => acceptor.close(() => resolve()))),
+    );
   };
 }
