@@ -5,6 +5,7 @@ import { applyConfigFile, formatDiff } from './config-file/apply-config-file';
 import { configFilePath, describeConfigFailure, reapplyOnHangup } from './config-file/config-file-signal';
 import { closeContext, createContext } from './context';
 import { addAcceptors } from './http/acceptors';
+import { drainServer } from './http/graceful-stop';
 import { findInsecureCookieWarning } from './http/insecure-cookie-warning';
 import { createLoggerOptions, type ChosenLogFormat } from './logging/logger-options';
 import { announceStart, buildStartBanner } from './logging/start-banner';
@@ -46,8 +47,7 @@ export async function serve(config: Config, logFormat: ChosenLogFormat): Promise
     if (isStopping) return;
     isStopping = true;
     app.log.info(`${signal}: shutting down`);
-    // Both wait for the answers under way on their connections (those of the acceptors are not the server's).
-    await Promise.all([stopAcceptors(), app.close()]);
+    await drainServer(app, stopAcceptors);
     await closeContext(context);
     process.exit(0);
   };

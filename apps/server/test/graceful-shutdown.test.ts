@@ -71,18 +71,32 @@ async function startServing(env: Record<string, string>): Promise<{ gateway: Gat
   return { gateway, db };
 }
 
-/** One chat request on a connection of its own: whether its answer came whole. */
-async function askWhole(gateway: GatewayChild, key: string, stream: boolean): Promise<string> {
-  const answer = await send(`${gateway.url}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      model: 'gpt-4o',
-      stream,
-      max_tokens: 20,
-      messages: [{ role: 'user', content: 'hi' }],
-    }),
-  }).catch((error: unknown) => ({ status: 0, text: String(error) }));
+/**
+ * One chat request: whether its answer came whole. On a connection of its own, closed after the answer, or
+ * (`keepAlive`) on fetch's pool, whose connections stay open for the next request.
+ */
+async function askWhole(
+  gateway: GatewayChild,
+  key: string,
+  stream: boolean,
+  keepAlive: boolean,
+): Promise<string> {
+  const url = `${gateway.url}/v1/chat/completions`;
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const body = JSON.stringify({
+    model: 'gpt-4o',
+    stream,
+    max_tokens: 20,
+    messages: [{ role: 'user', content: 'hi' }],
+  });
+  const answer = await (
+    keepAlive
+      ? fetch(url, { method: 'POST', headers, body }).then(async (response) => ({
+          status: response.status,
+          text: await response.text(),
+        }))
+      : send(url, { method: 'POST', headers, body })
+  ).catch((error: unknown) => ({ status: 0, text: String(error) }));
   if (answer.status !== 200) return `${answer.status}: ${answer.text.slice(0, 200)}`;
   if (stream) return answer.text.endsWith('data: [DONE]\n\n') ? 'whole' : `cut: ${answer.text.slice(-80)}`;
   return answer.text.includes('One two three four five') ? 'whole' : `cut: ${answer.text.slice(-80)}`;
@@ -97,21 +111,11 @@ async function takesNewRequests(gateway: GatewayChild): Promise<boolean> {
   }
 }
 
-async function stopUnderLoad(gateway: GatewayChild, db: Db, seeded: SeededKey): Promise<void> {
-  const received = upstream.received.length;
-  const answers = Array.from({ length: IN_FLIGHT }, (_, index) =>
-    askWhole(gateway, seeded.key, index % 2 === 1),
-  );
-  await waitUntil(
-    'every request is at the upstream',
-    5000,
-    () => upstream.received.length === received + IN_FLIGHT,
-  );
-  const exited = gateway.stop();
-  await waitUntil('new connections are refused', 1000, async () => !(await takesNewRequests(gateway)));
-  expect(await Promise.all(answers)).toEqual(Array(IN_FLIGHT).fill('whole'));
-  expect(await exited).toBe(0);
-
+/**
+ * The key's ledger once the server stopped: the user's and the key's balance drops equal their used quotas
+ * and the sum of the consumption logs, and no reservation is left. Answers that sum and the log count.
+ */
+async function settledLedger(db: Db, seeded: SeededKey): Promise<{ logged: number; logs: number }> {
   const ledger = await readLedger(db, seeded.userId, seeded.tokenId);
   const balances = await db
     .selectFrom('users')
@@ -119,16 +123,50 @@ async function stopUnderLoad(gateway: GatewayChild, db: Db, seeded: SeededKey): 
     .select(['users.quota as userQuota', 'tokens.remain_quota as keyQuota'])
     .where('tokens.id', '=', seeded.tokenId)
     .executeTakeFirstOrThrow();
-  // (10 + 5 × 4) × 1.25 = 37.5 → 38 per answer (gpt-4o's built-in price); seeded with 10 000 000 each.
-  expect(ledger).toEqual({
-    userUsed: 38 * IN_FLIGHT,
-    tokenUsed: 38 * IN_FLIGHT,
-    logged: 38 * IN_FLIGHT,
-    logs: IN_FLIGHT,
+  // seedUserWithKey gives both 10 000 000.
+  expect({
+    userDrop: 10_000_000 - Number(balances.userQuota),
+    keyDrop: 10_000_000 - Number(balances.keyQuota),
+    userUsed: ledger.userUsed,
+    keyUsed: ledger.tokenUsed,
+  }).toEqual({
+    userDrop: ledger.logged,
+    keyDrop: ledger.logged,
+    userUsed: ledger.logged,
+    keyUsed: ledger.logged,
   });
-  expect(10_000_000 - Number(balances.userQuota)).toBe(38 * IN_FLIGHT);
-  expect(10_000_000 - Number(balances.keyQuota)).toBe(38 * IN_FLIGHT);
   expect(await db.selectFrom('quota_reservations').select('id').execute()).toEqual([]);
+  return { logged: ledger.logged, logs: ledger.logs };
+}
+
+/**
+ * Sends IN_FLIGHT requests (JSON and streams in turn), stops the server once all are at the upstream and checks
+ * that every one ended whole and billed. Answers how long the process took to exit after the last answer.
+ */
+async function stopUnderLoad(
+  gateway: GatewayChild,
+  db: Db,
+  seeded: SeededKey,
+  keepAlive = false,
+): Promise<number> {
+  const received = upstream.received.length;
+  let lastAnswerAt = 0;
+  const answers = Array.from({ length: IN_FLIGHT }, (_, index) =>
+    askWhole(gateway, seeded.key, index % 2 === 1, keepAlive).finally(() => (lastAnswerAt = Date.now())),
+  );
+  await waitUntil(
+    'every request is at the upstream',
+    5000,
+    () => upstream.received.length === received + IN_FLIGHT,
+  );
+  const exited = gateway.stop().then((code) => ({ code, at: Date.now() }));
+  await waitUntil('new connections are refused', 1000, async () => !(await takesNewRequests(gateway)));
+  expect(await Promise.all(answers)).toEqual(Array(IN_FLIGHT).fill('whole'));
+  const exit = await exited;
+  expect(exit.code).toBe(0);
+  // (10 + 5 × 4) × 1.25 = 37.5 → 38 per answer (gpt-4o's built-in price).
+  expect(await settledLedger(db, seeded)).toEqual({ logged: 38 * IN_FLIGHT, logs: IN_FLIGHT });
+  return exit.at - lastAnswerAt;
 }
 
 describe('SIGTERM while answers are under way', () => {
@@ -140,5 +178,11 @@ describe('SIGTERM while answers are under way', () => {
   it('does the same with WORKERS=2', async () => {
     const { gateway, db } = await startServing({ WORKERS: '2' });
     await stopUnderLoad(gateway, db, await seedUserWithKey(db));
+  }, 60_000);
+
+  it('closes kept-alive connections as their answers end, not KEEP_ALIVE_TIMEOUT later', async () => {
+    const { gateway, db } = await startServing({ KEEP_ALIVE_TIMEOUT: '30' });
+    const lingerMs = await stopUnderLoad(gateway, db, await seedUserWithKey(db), true);
+    expect(lingerMs).toBeLessThan(2000);
   }, 60_000);
 });
