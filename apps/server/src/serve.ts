@@ -5,7 +5,7 @@ import { applyConfigFile, formatDiff } from './config-file/apply-config-file';
 import { configFilePath, describeConfigFailure, reapplyOnHangup } from './config-file/config-file-signal';
 import { closeContext, createContext } from './context';
 import { addAcceptors } from './http/acceptors';
-import { drainServer } from './http/graceful-stop';
+import { SETTLE_AFTER_CUT_MS, drainServer } from './http/graceful-stop';
 import { findInsecureCookieWarning } from './http/insecure-cookie-warning';
 import { createLoggerOptions, type ChosenLogFormat } from './logging/logger-options';
 import { announceStart, buildStartBanner } from './logging/start-banner';
@@ -47,7 +47,16 @@ export async function serve(config: Config, logFormat: ChosenLogFormat): Promise
     if (isStopping) return;
     isStopping = true;
     app.log.info(`${signal}: shutting down`);
-    await drainServer(app, stopAcceptors);
+    const graceMs = config.shutdownTimeoutSeconds * 1000;
+    // The last resort: settlements that cannot be written (the database away) must not keep it from exiting.
+    setTimeout(() => {
+      app.log.error(
+        'the stop did not finish in time: exiting with settlements unwritten (released at start)',
+      );
+      process.exit(1);
+    }, graceMs + SETTLE_AFTER_CUT_MS).unref();
+    await drainServer(app, stopAcceptors, graceMs);
+    // The relay's part of the context waits for its stories to be settled before it closes the ledger.
     await closeContext(context);
     process.exit(0);
   };

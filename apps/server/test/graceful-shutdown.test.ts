@@ -25,6 +25,8 @@ import { readLedger } from './support/ledger';
 const IN_FLIGHT = 8;
 let bundle: string;
 let upstream: OpenAIUpstream;
+/** a stream that sends its first event, then nothing for a minute */
+let stalled: OpenAIUpstream;
 const cleanups: Array<() => Promise<void> | void> = [];
 
 beforeAll(async () => {
@@ -37,14 +39,22 @@ beforeAll(async () => {
     usage: { prompt: 10, completion: 5 },
   });
   cleanups.push(() => upstream.close());
+  stalled = await startOpenAIUpstream('stalled', {
+    chunkDelayMs: 60_000,
+    usage: { prompt: 10, completion: 5 },
+  });
+  cleanups.push(() => stalled.close());
 }, 60_000);
 
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-/** A gateway on a SQLite file of its own with a channel to the slow upstream that every process serves. */
-async function startServing(env: Record<string, string>): Promise<{ gateway: GatewayChild; db: Db }> {
+/** A gateway on a SQLite file of its own with a channel to `channelTo` that every process serves. */
+async function startServing(
+  env: Record<string, string>,
+  channelTo = upstream,
+): Promise<{ gateway: GatewayChild; db: Db }> {
   const folder = mkdtempSync(path.join(tmpdir(), 'gatehouse-shutdown-'));
   cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
   const database = { sqlDsn: '', sqlitePath: path.join(folder, 'gatehouse.db') };
@@ -57,9 +67,9 @@ async function startServing(env: Record<string, string>): Promise<{ gateway: Gat
   cleanups.push(() => db.destroy());
   await callApi(gateway.url, 'POST', '/api/channel/', {
     type: ChannelType.openai,
-    name: 'slow upstream',
+    name: channelTo.name,
     key: 'sk-upstream',
-    base_url: upstream.url,
+    base_url: channelTo.url,
     models: 'gpt-4o',
     group: 'default',
   });
@@ -185,4 +195,28 @@ describe('SIGTERM while answers are under way', () => {
     const lingerMs = await stopUnderLoad(gateway, db, await seedUserWithKey(db), true);
     expect(lingerMs).toBeLessThan(2000);
   }, 60_000);
+});
+
+describe('SIGTERM while a stream does not end', () => {
+  for (const workers of ['1', '2']) {
+    it(`cuts it after SHUTDOWN_TIMEOUT, bills what it delivered and exits 0 (WORKERS=${workers})`, async () => {
+      const { gateway, db } = await startServing({ WORKERS: workers, SHUTDOWN_TIMEOUT: '2' }, stalled);
+      const seeded = await seedUserWithKey(db);
+      const received = stalled.received.length;
+      const answer = askWhole(gateway, seeded.key, true, false);
+      await waitUntil('the stream is at the upstream', 5000, () => stalled.received.length === received + 1);
+      const stoppedAt = Date.now();
+      const exit = await Promise.race([
+        gateway.stop(),
+        new Promise((resolve) => setTimeout(() => resolve('still running 10 s later'), 10_000)),
+      ]);
+      expect(exit).toBe(0);
+      expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(1900);
+      expect(await answer).not.toBe('whole');
+      // Charged for what was produced, as when a client leaves mid-stream; nothing left reserved.
+      const ledger = await settledLedger(db, seeded);
+      expect(ledger.logs).toBe(1);
+      expect(ledger.logged).toBeGreaterThan(0);
+    }, 60_000);
+  }
 });

@@ -33,6 +33,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ ACCEPTORS: '1' }).acceptors).toBe(1);
   });
 
+  it('gives the answers under way 25 s at a stop unless SHUTDOWN_TIMEOUT says otherwise', () => {
+    expect(loadConfig({}).shutdownTimeoutSeconds).toBe(25);
+    expect(loadConfig({ SHUTDOWN_TIMEOUT: '120' }).shutdownTimeoutSeconds).toBe(120);
+  });
+
   it('reads the database kind from SQL_DSN', () => {
     expect(loadConfig({ SQL_DSN: 'postgres://u@localhost/db' }).databaseKind).toBe('postgres');
     expect(loadConfig({ SQL_DSN: 'mysql://root@127.0.0.1:3306/test' }).databaseKind).toBe('mysql');
@@ -45,6 +50,7 @@ describe('loadConfig', () => {
     [{ NODE_TYPE: 'primary' }, 'NODE_TYPE'],
     [{ SYNC_FREQUENCY: '0' }, 'SYNC_FREQUENCY'],
     [{ RELAY_TIMEOUT: '-5' }, 'RELAY_TIMEOUT'],
+    [{ SHUTDOWN_TIMEOUT: '0' }, 'SHUTDOWN_TIMEOUT'],
     [{ CHANNEL_TEST_FREQUENCY: '1.5' }, 'CHANNEL_TEST_FREQUENCY'],
     [{ GLOBAL_API_RATE_LIMIT: 'lots' }, 'GLOBAL_API_RATE_LIMIT'],
     [{ GLOBAL_WEB_RATE_LIMIT: '0' }, 'GLOBAL_WEB_RATE_LIMIT'],

@@ -48,6 +48,11 @@ export interface Config {
   headersTimeoutSeconds: number;
   /** seconds an idle keep-alive connection stays open waiting for the next request */
   keepAliveTimeoutSeconds: number;
+  /**
+   * seconds a stopping server (SIGTERM) lets the answers under way run before it closes their connections,
+   * settling them as if their clients had left (SHUTDOWN_TIMEOUT)
+   */
+  shutdownTimeoutSeconds: number;
   /** minutes; 0 = no scheduled channel tests */
   channelTestFrequencyMinutes: number;
   /** requests per address per 3 minutes */
@@ -292,6 +297,7 @@ export function loadConfig(env: Environment = process.env): Config {
     initialRootAccessToken: env.INITIAL_ROOT_ACCESS_TOKEN?.trim() ?? '',
     relayTimeoutSeconds: readInteger(env, 'RELAY_TIMEOUT', 0),
     ...readClientTimeouts(env),
+    shutdownTimeoutSeconds: readTimeoutSeconds(env, 'SHUTDOWN_TIMEOUT', 25),
     channelTestFrequencyMinutes: readInteger(env, 'CHANNEL_TEST_FREQUENCY', 0),
     globalApiRateLimit: readInteger(env, 'GLOBAL_API_RATE_LIMIT', 480, 1),
     globalWebRateLimit: readInteger(env, 'GLOBAL_WEB_RATE_LIMIT', 240, 1),

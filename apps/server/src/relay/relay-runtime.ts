@@ -18,7 +18,34 @@ export interface RelayRuntime {
   credentials: CredentialCache;
   /** keep-alive connection pools per upstream origin */
   dispatcher: Agent;
+  /** the relay stories under way (runRelay): the runtime closes only once they are all settled */
+  stories: RunningStories;
   log: FastifyBaseLogger;
+}
+
+/**
+ * Counts the relay stories under way. A stopping server closes its connections first and its context then;
+ * a story whose client was cut at the stop (SHUTDOWN_TIMEOUT) still bills and records its settlement after
+ * that, so the ledger must not close before the last story has ended.
+ */
+export class RunningStories {
+  private count = 0;
+  private waiters: Array<() => void> = [];
+
+  enter(): void {
+    this.count += 1;
+  }
+
+  leave(): void {
+    this.count -= 1;
+    if (this.count > 0 || this.waiters.length === 0) return;
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  /** Resolves once no story is under way. */
+  idle(): Promise<void> {
+    return this.count === 0 ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
+  }
 }
 
 const runtimes = new WeakMap<AppContext, RelayRuntime>();
@@ -46,13 +73,15 @@ export function getRelayRuntime(context: AppContext, log: FastifyBaseLogger): Re
   );
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, connect: { timeout: 10_000 } });
   const credentials = new CredentialCache();
-  const runtime: RelayRuntime = { context, channels, keys, ledger, credentials, dispatcher, log };
+  const stories = new RunningStories();
+  const runtime: RelayRuntime = { context, channels, keys, ledger, credentials, dispatcher, stories, log };
   runtimes.set(context, runtime);
   context.closers.push(async () => {
     stopListening();
     stopListeningToUsers();
     for (const stop of stopHearing) stop();
     clearInterval(syncTimer);
+    await stories.idle();
     await ledger.close();
     await dispatcher.close();
   });

@@ -61,12 +61,15 @@ export async function runRelay<Delivered>(
     receivedAt: request.relayReceivedAt,
     authenticatedAt: request.relayAuthenticatedAt,
   });
+  runtime.stories.enter();
   try {
     await tellStory(runtime, request, reply, plan, observation);
     observation.finished(200);
   } catch (error) {
     observation.finished(error instanceof RelayError ? error.statusCode : 500);
     throw error;
+  } finally {
+    runtime.stories.leave();
   }
 }
 

@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from '../config/config';
+import { SETTLE_AFTER_CUT_MS } from '../http/graceful-stop';
 import type { ChosenLogFormat } from '../logging/logger-options';
 import { createPrimarySharedState, serveSharedState } from './shared-state-ipc';
 
@@ -7,8 +8,6 @@ import { createPrimarySharedState, serveSharedState } from './shared-state-ipc';
 export const WORKER_SLOT_VARIABLE = 'GATEHOUSE_WORKER_SLOT';
 /** A worker that dies sooner than this after its start waits this long before it is started again. */
 const RESTART_BACKOFF_MS = 1000;
-/** After SIGTERM/SIGINT, workers get this long to finish their requests before they are killed. */
-const SHUTDOWN_GRACE_MS = 30_000;
 
 type Say = (level: 'info' | 'warn' | 'error', message: string) => void;
 
@@ -82,9 +81,14 @@ export async function runPrimary(config: Config, format: ChosenLogFormat): Promi
         new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once('exit', () => resolve()))),
     );
     for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGTERM');
-    const killer = setTimeout(() => {
-      for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGKILL');
-    }, SHUTDOWN_GRACE_MS);
+    // Each worker cuts what still runs after SHUTDOWN_TIMEOUT, settles it and exits by itself (1 when it could
+    // not settle in time); one still there a second later is killed.
+    const killer = setTimeout(
+      () => {
+        for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGKILL');
+      },
+      config.shutdownTimeoutSeconds * 1000 + SETTLE_AFTER_CUT_MS + 1000,
+    );
     await Promise.all(exited);
     clearTimeout(killer);
     process.exit(exitCode);
