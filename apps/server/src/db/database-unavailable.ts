@@ -16,7 +16,12 @@ const UNAVAILABLE_CODES = new Set([
   'ER_SERVER_SHUTDOWN',
   // SQLite: another writer held the database past busy_timeout
   'SQLITE_BUSY',
+  // SQLite: the disk is full; nothing of the failed write was kept, and it works again once there is room
+  'SQLITE_FULL',
 ]);
+
+/** SQLite: the file could not be read or written (SQLITE_IOERR and its extended codes, SQLITE_IOERR_WRITE …). */
+const SQLITE_IO_ERROR = 'SQLITE_IOERR';
 
 const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
@@ -30,7 +35,9 @@ const UNAVAILABLE_MESSAGES = [
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith(SQLITE_IO_ERROR))) {
+    return true;
+  }
   if (error instanceof AggregateError && error.errors.some(isDatabaseUnavailable)) return true;
   return UNAVAILABLE_MESSAGES.some((text) => error.message.includes(text));
 }
