@@ -5,7 +5,7 @@ import { lazyPackage } from '../lazy-package';
 import { FallbackLimitCounters } from '../limits/fallback-limit-counters';
 import { MemoryLimitCounters, RedisLimitCounters, type LimitCounters } from '../limits/limit-counters';
 import { MemoryOAuthStateStore, RedisOAuthStateStore, type OAuthStateStore } from './oauth-state-store';
-import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './rate-limiter';
+import { FallbackRateLimiter, MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './rate-limiter';
 import {
   MemoryVerificationCodes,
   RedisVerificationCodes,
@@ -56,7 +56,7 @@ export function createAuthServices(
     await redis.quit().catch(() => redis.disconnect());
   });
   return {
-    rateLimiter: new RedisRateLimiter(redis),
+    rateLimiter: new FallbackRateLimiter(new RedisRateLimiter(redis), logger),
     oauthStates: new RedisOAuthStateStore(redis),
     verificationCodes: new RedisVerificationCodes(redis),
     limitCounters: new FallbackLimitCounters(new RedisLimitCounters(redis), logger),

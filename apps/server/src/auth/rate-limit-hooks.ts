@@ -47,7 +47,8 @@ function classifyUrl(url: string): 'api' | 'web' | null {
 /**
  * Per client address: GLOBAL_API_RATE_LIMIT on /api/* and GLOBAL_WEB_RATE_LIMIT on console pages
  * per 3 minutes, and CRITICAL_RATE_LIMIT per 20 minutes on the critical routes. Refusals are HTTP 429.
- * When the shared counter store (Redis) fails, requests pass: an outage must not lock everyone out.
+ * When Redis fails, the node counts alone for a while (FallbackRateLimiter); should the counter store fail
+ * anyway, requests pass: an outage must not lock everyone out.
  */
 export function registerRateLimits(app: FastifyInstance, context: AppContext): void {
   const { config } = context;

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { ExpiringEntries } from '../expiring-entries';
+import type { FallbackLog } from '../limits/fallback-limit-counters';
 
 export interface RateLimitResult {
   isAllowed: boolean;
@@ -79,5 +80,47 @@ export class RedisRateLimiter implements RateLimiter {
     const count = Number(answer[0]);
     const retryAfterMs = Number(answer[1]);
     return { isAllowed: count <= limit, count, retryAfterMs };
+  }
+}
+
+/** After a Redis failure, the node counts on its own this long before it asks Redis again. */
+const RETRY_AFTER_MS = 10_000;
+
+/**
+ * Redis counters that fall back to the node's own when Redis does not answer, as the relay's limits do
+ * (FallbackLimitCounters): asking a dead Redis on every request made each API call and console page wait up to
+ * Redis's command timeout (2 s, twice on a sign-in) and log an error. Instead the node counts alone for
+ * RETRY_AFTER_MS after a failure (sign-ins stay limited, per node), with one warning, then asks Redis again.
+ */
+export class FallbackRateLimiter implements RateLimiter {
+  private readonly local = new MemoryRateLimiter();
+  private failedAt: number | null = null;
+
+  constructor(
+    private readonly shared: RateLimiter,
+    private readonly log?: FallbackLog,
+  ) {}
+
+  async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+    if (this.failedAt !== null && Date.now() - this.failedAt < RETRY_AFTER_MS) {
+      return this.local.hit(key, limit, windowMs);
+    }
+    try {
+      const result = await this.shared.hit(key, limit, windowMs);
+      if (this.failedAt !== null) {
+        this.failedAt = null;
+        this.log?.info('Redis answers again: the API rate limits are shared across nodes again');
+      }
+      return result;
+    } catch (error) {
+      if (this.failedAt === null) {
+        this.log?.warn(
+          { err: error },
+          'Redis unreachable: the API rate limits are counted by this node alone',
+        );
+      }
+      this.failedAt = Date.now();
+      return this.local.hit(key, limit, windowMs);
+    }
   }
 }
