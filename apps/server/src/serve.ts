@@ -7,7 +7,7 @@ import { closeContext, createContext } from './context';
 import { addAcceptors } from './http/acceptors';
 import { SETTLE_AFTER_CUT_MS, drainServer } from './http/graceful-stop';
 import { findInsecureCookieWarning } from './http/insecure-cookie-warning';
-import { createLoggerOptions, type ChosenLogFormat } from './logging/logger-options';
+import { createLoggerOptions, createServerLogger, type ChosenLogFormat } from './logging/logger-options';
 import { announceStart, buildStartBanner } from './logging/start-banner';
 import { giveBackStartUpMemory } from './start-up-memory';
 import { hasDefaultRootPassword } from './users/seed';
@@ -19,7 +19,7 @@ export async function serve(config: Config, logFormat: ChosenLogFormat): Promise
   const workerSlot = cluster.isWorker ? Number(process.env[WORKER_SLOT_VARIABLE] ?? '1') : 1;
   if (workerSlot !== 1) config = { ...config, isMasterNode: false };
   const logger = await createLoggerOptions(config.logLevel, logFormat);
-  const context = await createContext(config);
+  const context = await createContext(config, createServerLogger(logger));
   const app = await buildApp(context, { logger });
   // The configuration file is applied by the node that does the start-up work; others hear of it through the
   // change feed. A file refused at start stops the start: a deploy must not come up on a configuration other

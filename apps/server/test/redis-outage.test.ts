@@ -124,6 +124,13 @@ describe('Redis gone mid-run', () => {
     const signIns = [];
     for (let index = 0; index < 4; index += 1) signIns.push(await wrongSignIn(gateway));
     expect(signIns.at(-1)).toBe(429);
+    // One warning each, in the server's log, for the operator (JSON lines are written every 200 ms).
+    const warnings = () => (gateway.output().match(/Redis unreachable[^"]*/g) ?? []).sort();
+    await waitUntil('the warnings are written', 2000, () => warnings().length >= 2);
+    expect(warnings()).toEqual([
+      'Redis unreachable: rate limits and budgets are counted by this node alone',
+      'Redis unreachable: the API rate limits are counted by this node alone',
+    ]);
 
     redis = await startRedis(port);
     // The node asks Redis again with the first limited request 10 s after the failure, and shares its counts

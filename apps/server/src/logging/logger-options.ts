@@ -1,4 +1,3 @@
-import type { FastifyServerOptions } from 'fastify';
 import pino from 'pino';
 import type { LogFormat, LogLevel } from '../config/config';
 import { REQUEST_LINE_FIELDS, REQUEST_LINE_MESSAGE } from './request-log';
@@ -61,6 +60,21 @@ function bufferedDestination(fd: number): pino.DestinationStream {
   return destination;
 }
 
+/** What Fastify takes as its `logger`: a level and the stream the lines go to. */
+export interface LoggerOptions {
+  level: LogLevel;
+  stream: pino.DestinationStream | NodeJS.WritableStream;
+}
+
+/**
+ * A logger writing where the server's does, with its options, for what runs outside Fastify's requests (the
+ * context's services: the Redis fallbacks, reservation recovery, the change feed). Without it their warnings
+ * went nowhere, or to the console unformatted.
+ */
+export function createServerLogger(options: LoggerOptions): pino.Logger {
+  return pino({ level: options.level }, options.stream);
+}
+
 /**
  * Fastify's logger options. JSON is pino's own output, unchanged, written in blocks to a file descriptor
  * (bufferedDestination); pretty loads pino-pretty only then, so JSON logging never pays for it, and writes
@@ -70,7 +84,7 @@ export async function createLoggerOptions(
   level: LogLevel,
   format: ChosenLogFormat,
   destination: number | NodeJS.WritableStream = 1,
-): Promise<NonNullable<FastifyServerOptions['logger']>> {
+): Promise<LoggerOptions> {
   if (format === 'json') {
     return typeof destination === 'number'
       ? { level, stream: bufferedDestination(destination) }
