@@ -32,9 +32,10 @@ type Logger = Pick<FastifyBaseLogger, 'info' | 'error'>;
 
 /**
  * This server's side of the reservation records: names the records it writes, renews their leases while their
- * requests run (and only then), retries the refunds of failed requests the database refused, and every
- * RECOVERY_SWEEP_MS releases those whose lease ran out — other servers' and its own finished ones (any instance
- * may: the release is conditional). The master node also releases at start, before it serves anything.
+ * requests run (and only then), retries the refunds of failed requests the database refused, and when it starts
+ * and every RECOVERY_SWEEP_MS releases those whose lease ran out or whose process on this host is gone — other
+ * servers' and its own finished ones (any instance may: the release is conditional). The master node also
+ * releases at start, before it serves anything.
  */
 export class ReservationKeeper {
   readonly nodeId = createNodeId();
@@ -143,7 +144,13 @@ export class ReservationKeeper {
     if (released > 0) this.log.info(`released ${released} quota reservations left by a stopped server`);
   }
 
+  /**
+   * Renews this server's leases and sweeps every RECOVERY_SWEEP_MS — the first sweep at once: a worker the
+   * cluster's primary starts again after a crash (not the master, which released at start already) gives back
+   * what its dead predecessor on this host held now, not up to 30 s later.
+   */
   start(): void {
+    void this.sweep();
     const renew = setInterval(() => {
       renewLeases(this.db, this.nodeId, [...this.running]).catch((error: unknown) =>
         this.log.error({ err: error }, 'renewing quota reservation leases failed'),
