@@ -16,7 +16,7 @@ import {
   waitUntil,
   type SeededKey,
 } from './support/gateway-fleet';
-import { readLedger } from './support/ledger';
+import { settledLedger } from './support/ledger';
 
 /**
  * SIGTERM to the real server while JSON and streamed answers are under way from a slow upstream: it takes no
@@ -119,34 +119,6 @@ async function takesNewRequests(gateway: GatewayChild): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/**
- * The key's ledger once the server stopped: the user's and the key's balance drops equal their used quotas
- * and the sum of the consumption logs, and no reservation is left. Answers that sum and the log count.
- */
-async function settledLedger(db: Db, seeded: SeededKey): Promise<{ logged: number; logs: number }> {
-  const ledger = await readLedger(db, seeded.userId, seeded.tokenId);
-  const balances = await db
-    .selectFrom('users')
-    .innerJoin('tokens', 'tokens.user_id', 'users.id')
-    .select(['users.quota as userQuota', 'tokens.remain_quota as keyQuota'])
-    .where('tokens.id', '=', seeded.tokenId)
-    .executeTakeFirstOrThrow();
-  // seedUserWithKey gives both 10 000 000.
-  expect({
-    userDrop: 10_000_000 - Number(balances.userQuota),
-    keyDrop: 10_000_000 - Number(balances.keyQuota),
-    userUsed: ledger.userUsed,
-    keyUsed: ledger.tokenUsed,
-  }).toEqual({
-    userDrop: ledger.logged,
-    keyDrop: ledger.logged,
-    userUsed: ledger.logged,
-    keyUsed: ledger.logged,
-  });
-  expect(await db.selectFrom('quota_reservations').select('id').execute()).toEqual([]);
-  return { logged: ledger.logged, logs: ledger.logs };
 }
 
 /**

@@ -16,7 +16,7 @@ import {
   send,
   waitUntil,
 } from './support/gateway-fleet';
-import { readLedger } from './support/ledger';
+import { settledLedger } from './support/ledger';
 
 /**
  * WORKERS=2 on one SQLite file: `kill -9` of one worker under streaming and JSON load. The primary starts it
@@ -118,18 +118,7 @@ describe('kill -9 of a worker under load (WORKERS=2, SQLite)', () => {
     console.info(`kill -9 of a worker: ${whole.length} answers whole, released ${releasedAfterMs} ms later`);
 
     expect(await gateway.stop()).toBe(0);
-    expect(await db.selectFrom('quota_reservations').select('id').execute()).toEqual([]);
-    const ledger = await readLedger(db, seeded.userId, seeded.tokenId);
-    const balances = await db
-      .selectFrom('users')
-      .innerJoin('tokens', 'tokens.user_id', 'users.id')
-      .select(['users.quota as userQuota', 'tokens.remain_quota as keyQuota'])
-      .where('tokens.id', '=', seeded.tokenId)
-      .executeTakeFirstOrThrow();
-    expect(10_000_000 - Number(balances.userQuota)).toBe(ledger.logged);
-    expect(10_000_000 - Number(balances.keyQuota)).toBe(ledger.logged);
-    expect(ledger.userUsed).toBe(ledger.logged);
-    expect(ledger.tokenUsed).toBe(ledger.logged);
+    await settledLedger(db, seeded);
     const logs = await db
       .selectFrom('logs')
       .select(['request_id', 'quota', 'content'])
