@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { isDatabaseUnavailable } from '../db/database-unavailable';
+import { RepeatedFailureLog } from '../logging/repeated-failure';
 import { anthropicMessagesCodec } from '../protocols/anthropic-messages/anthropic-messages-codec';
 import { geminiScopeCodec } from '../protocols/gemini/gemini-codec';
 import type { IngressCodec } from '../protocols/ingress-codec';
@@ -64,6 +65,9 @@ function sendRelayError(
   return reply.status(encoded.status).headers(encoded.headers).send(encoded.body);
 }
 
+/** Relay requests refused because the database is away: one report with a stack per interval (all scopes). */
+const databaseAway = new RepeatedFailureLog();
+
 /** Every error of a relay scope in its protocol; unexpected ones are logged and answered 500. */
 function createRelayErrorHandler(codec: IngressCodec) {
   return (error: FastifyError | RelayError, request: FastifyRequest, reply: FastifyReply) => {
@@ -86,10 +90,19 @@ function createRelayErrorHandler(codec: IngressCodec) {
         new RelayError(status, error.message, 'invalid_request_error', error.code ?? null),
       );
     }
-    request.log.error({ err: error, requestId: request.id }, 'relay request failed');
     if (isDatabaseUnavailable(error)) {
+      const { shouldLog, suppressed } = databaseAway.take();
+      if (shouldLog) {
+        request.log.error(
+          { err: error, requestId: request.id, suppressed },
+          suppressed > 0
+            ? `relay request failed: the database is unavailable (and ${suppressed} more since the last report)`
+            : 'relay request failed: the database is unavailable',
+        );
+      }
       return sendRelayError(codec, request, reply, relayErrors.databaseUnavailable());
     }
+    request.log.error({ err: error, requestId: request.id }, 'relay request failed');
     return sendRelayError(codec, request, reply, relayErrors.internal());
   };
 }
