@@ -2,17 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelType } from '@gatehouse/shared';
 import type { Db } from '../src/db/database';
-import { bundleGateway, startGatewayChild, type GatewayChild } from './support/gateway-child';
+import { bundleGateway, type GatewayChild } from './support/gateway-child';
 import { startOpenAIUpstream, type OpenAIUpstream } from './support/openai-upstream';
 import {
-  ROOT_ACCESS_TOKEN,
   askChat,
-  callApi,
-  openDatabase,
   seedUserWithKey,
   send,
+  startGatewayWithChannel,
   waitUntil,
   type SeededKey,
 } from './support/gateway-fleet';
@@ -58,21 +55,13 @@ async function startServing(
   const folder = mkdtempSync(path.join(tmpdir(), 'gatehouse-shutdown-'));
   cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
   const database = { sqlDsn: '', sqlitePath: path.join(folder, 'gatehouse.db') };
-  const gateway = await startGatewayChild(bundle, database, {
-    INITIAL_ROOT_ACCESS_TOKEN: ROOT_ACCESS_TOKEN,
-    ...env,
-  });
-  cleanups.push(() => gateway.kill());
-  const db = await openDatabase(database);
-  cleanups.push(() => db.destroy());
-  await callApi(gateway.url, 'POST', '/api/channel/', {
-    type: ChannelType.openai,
-    name: channelTo.name,
-    key: 'sk-upstream',
-    base_url: channelTo.url,
-    models: 'gpt-4o',
-    group: 'default',
-  });
+  const { gateway, db } = await startGatewayWithChannel(
+    bundle,
+    database,
+    env,
+    { name: channelTo.name, upstreamUrl: channelTo.url },
+    cleanups,
+  );
   const warm = await seedUserWithKey(db);
   await waitUntil('every process serves the channel', 10_000, async () => {
     const answers = await Promise.all(Array.from({ length: 4 }, () => askChat(gateway.url, warm.key)));

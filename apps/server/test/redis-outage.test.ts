@@ -3,19 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ChannelType } from '@gatehouse/shared';
 import { findFreePort } from '../../../bench/free-port';
-import { bundleGateway, startGatewayChild, type GatewayChild } from './support/gateway-child';
+import { bundleGateway, type GatewayChild } from './support/gateway-child';
 import { startOpenAIUpstream } from './support/openai-upstream';
-import {
-  ROOT_ACCESS_TOKEN,
-  askChat,
-  callApi,
-  openDatabase,
-  seedUserWithKey,
-  send,
-  waitUntil,
-} from './support/gateway-fleet';
+import { askChat, seedUserWithKey, send, startGatewayWithChannel, waitUntil } from './support/gateway-fleet';
 
 /**
  * REDIS_CONN_STRING set, and that Redis (a private redis-server, killed with SIGKILL) gone mid-run, then back:
@@ -82,22 +73,13 @@ describe('Redis gone mid-run', () => {
     const folder = mkdtempSync(path.join(tmpdir(), 'gatehouse-redis-'));
     cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
     const database = { sqlDsn: '', sqlitePath: path.join(folder, 'gatehouse.db') };
-    const gateway = await startGatewayChild(await bundleGateway(), database, {
-      INITIAL_ROOT_ACCESS_TOKEN: ROOT_ACCESS_TOKEN,
-      REDIS_CONN_STRING: `redis://127.0.0.1:${port}`,
-      CRITICAL_RATE_LIMIT: '3',
-    });
-    cleanups.push(() => gateway.kill());
-    const db = await openDatabase(database);
-    cleanups.push(() => db.destroy());
-    await callApi(gateway.url, 'POST', '/api/channel/', {
-      type: ChannelType.openai,
-      name: 'redis outage upstream',
-      key: 'sk-upstream',
-      base_url: upstream.url,
-      models: 'gpt-4o',
-      group: 'default',
-    });
+    const { gateway, db } = await startGatewayWithChannel(
+      await bundleGateway(),
+      database,
+      { REDIS_CONN_STRING: `redis://127.0.0.1:${port}`, CRITICAL_RATE_LIMIT: '3' },
+      { name: 'redis outage upstream', upstreamUrl: upstream.url },
+      cleanups,
+    );
     // Limited, so every request of this key is counted in Redis.
     const limited = await seedUserWithKey(db, { tokenRpm: 1000, userMaxParallel: 5 });
     await waitUntil(

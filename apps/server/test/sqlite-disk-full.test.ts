@@ -3,18 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ChannelType } from '@gatehouse/shared';
-import { bundleGateway, startGatewayChild } from './support/gateway-child';
+import { bundleGateway } from './support/gateway-child';
 import { startOpenAIUpstream } from './support/openai-upstream';
-import {
-  ROOT_ACCESS_TOKEN,
-  askChat,
-  callApi,
-  openDatabase,
-  seedUserWithKey,
-  send,
-  waitUntil,
-} from './support/gateway-fleet';
+import { askChat, seedUserWithKey, send, startGatewayWithChannel, waitUntil } from './support/gateway-fleet';
 import { settledLedger } from './support/ledger';
 
 /**
@@ -59,21 +50,13 @@ describe('the SQLite disk full under load', () => {
       });
       cleanups.push(() => upstream.close());
       const database = { sqlDsn: '', sqlitePath: path.join(disk!, 'gatehouse.db') };
-      const gateway = await startGatewayChild(await bundleGateway(), database, {
-        INITIAL_ROOT_ACCESS_TOKEN: ROOT_ACCESS_TOKEN,
-        SQLITE_WRITE_THREAD: writeThread,
-      });
-      cleanups.push(() => gateway.kill());
-      const db = await openDatabase(database);
-      cleanups.push(() => db.destroy());
-      await callApi(gateway.url, 'POST', '/api/channel/', {
-        type: ChannelType.openai,
-        name: 'disk upstream',
-        key: 'sk-upstream',
-        base_url: upstream.url,
-        models: 'gpt-4o',
-        group: 'default',
-      });
+      const { gateway, db } = await startGatewayWithChannel(
+        await bundleGateway(),
+        database,
+        { SQLITE_WRITE_THREAD: writeThread },
+        { name: 'disk upstream', upstreamUrl: upstream.url },
+        cleanups,
+      );
       const seeded = await seedUserWithKey(db);
       await waitUntil(
         'the channel is served',

@@ -3,19 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ChannelType, LogType } from '@gatehouse/shared';
+import { LogType } from '@gatehouse/shared';
 import { RELEASE_NOTE } from '../src/billing/reservation-recovery';
-import { bundleGateway, startGatewayChild } from './support/gateway-child';
+import { bundleGateway } from './support/gateway-child';
 import { startOpenAIUpstream } from './support/openai-upstream';
-import {
-  ROOT_ACCESS_TOKEN,
-  askChat,
-  callApi,
-  openDatabase,
-  seedUserWithKey,
-  send,
-  waitUntil,
-} from './support/gateway-fleet';
+import { askChat, seedUserWithKey, send, startGatewayWithChannel, waitUntil } from './support/gateway-fleet';
 import { settledLedger } from './support/ledger';
 
 /**
@@ -42,21 +34,13 @@ describe('kill -9 of a worker under load (WORKERS=2, SQLite)', () => {
     const folder = mkdtempSync(path.join(tmpdir(), 'gatehouse-workers-crash-'));
     cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
     const database = { sqlDsn: '', sqlitePath: path.join(folder, 'gatehouse.db') };
-    const gateway = await startGatewayChild(await bundleGateway(), database, {
-      INITIAL_ROOT_ACCESS_TOKEN: ROOT_ACCESS_TOKEN,
-      WORKERS: '2',
-    });
-    cleanups.push(() => gateway.kill());
-    const db = await openDatabase(database);
-    cleanups.push(() => db.destroy());
-    await callApi(gateway.url, 'POST', '/api/channel/', {
-      type: ChannelType.openai,
-      name: 'workers crash upstream',
-      key: 'sk-upstream',
-      base_url: upstream.url,
-      models: 'gpt-4o',
-      group: 'default',
-    });
+    const { gateway, db } = await startGatewayWithChannel(
+      await bundleGateway(),
+      database,
+      { WORKERS: '2' },
+      { name: 'workers crash upstream', upstreamUrl: upstream.url },
+      cleanups,
+    );
     const seeded = await seedUserWithKey(db);
     await waitUntil('both workers serve the channel', 10_000, async () => {
       const answers = await Promise.all(Array.from({ length: 4 }, () => askChat(gateway.url, seeded.key)));

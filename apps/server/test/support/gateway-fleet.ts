@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { Role, TokenStatus } from '@gatehouse/shared';
+import { ChannelType, Role, TokenStatus } from '@gatehouse/shared';
 import { loadConfig } from '../../src/config/config';
 import { createDatabase, type Db } from '../../src/db/database';
 import { insertUser } from '../../src/users/user-repository';
+import { startGatewayChild, type GatewayChild } from './gateway-child';
 
 /**
  * Helpers for tests that run real gateway processes (gateway-child.ts) on one database: the test's own
@@ -152,4 +153,34 @@ export async function waitUntil(
 export async function awayFromMinuteEnd(): Promise<void> {
   const remainingMs = 60_000 - (Date.now() % 60_000);
   if (remainingMs < 8000) await new Promise((resolve) => setTimeout(resolve, remainingMs + 50));
+}
+
+/**
+ * A gateway child on `database` (root's access token set, `env` added) with an OpenAI channel named
+ * `channel.name` serving gpt-4o from `channel.upstreamUrl`, and the test's own connection to that database;
+ * `cleanups` gets what stops both.
+ */
+export async function startGatewayWithChannel(
+  bundle: string,
+  database: { sqlDsn: string; sqlitePath: string },
+  env: Record<string, string>,
+  channel: { name: string; upstreamUrl: string },
+  cleanups: Array<() => unknown>,
+): Promise<{ gateway: GatewayChild; db: Db }> {
+  const gateway = await startGatewayChild(bundle, database, {
+    INITIAL_ROOT_ACCESS_TOKEN: ROOT_ACCESS_TOKEN,
+    ...env,
+  });
+  cleanups.push(() => gateway.kill());
+  const db = await openDatabase(database);
+  cleanups.push(() => db.destroy());
+  await callApi(gateway.url, 'POST', '/api/channel/', {
+    type: ChannelType.openai,
+    name: channel.name,
+    key: 'sk-upstream',
+    base_url: channel.upstreamUrl,
+    models: 'gpt-4o',
+    group: 'default',
+  });
+  return { gateway, db };
 }
