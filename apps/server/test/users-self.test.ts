@@ -1,22 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, createUserSession, envelope, loginAs, type Session, type TestApp } from './test-app';
+import { describe, expect, it } from 'vitest';
+import { createUserSession, envelope, loginAs } from './test-app';
+import { call, findRow, root, test, useUsersApp } from './support/users-app';
 
 /** What a user does with its own account, and the groups an admin picks from. Admin management: users.test.ts. */
-let test: TestApp;
-let root: Session;
-beforeEach(async () => {
-  test = await createTestApp();
-  root = await loginAs(test, 'root', '123456');
-});
-afterEach(async () => {
-  await test.close();
-});
-
-const call = (session: Session, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-  test.app.inject({ method, url, payload, headers: session.headers });
-
-const findRow = (username: string) =>
-  test.context.db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+useUsersApp();
 
 describe('self routes', () => {
   it('answers a stable invite code, creating one for a user without', async () => {

@@ -1,25 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LogType, Role, UserStatus, type ManageUserResult, type User } from '@gatehouse/shared';
-import { createTestApp, createUserSession, envelope, loginAs, type Session, type TestApp } from './test-app';
+import { createUserSession, envelope, loginAs, type Session } from './test-app';
+import { call, findRow, root, test, useUsersApp } from './support/users-app';
 
-let test: TestApp;
-let root: Session;
-beforeEach(async () => {
-  test = await createTestApp();
-  root = await loginAs(test, 'root', '123456');
-});
-afterEach(async () => {
-  await test.close();
-});
-
-const call = (session: Session, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-  test.app.inject({ method, url, payload, headers: session.headers });
+useUsersApp();
 
 const manage = (session: Session, username: string, action: string) =>
   call(session, 'POST', '/api/user/manage', { username, action });
-
-const findRow = (username: string) =>
-  test.context.db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
 
 const manageLogs = (userId: number) =>
   test.context.db
