@@ -5,7 +5,13 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundleGateway } from './support/gateway-child';
 import { startOpenAIUpstream } from './support/openai-upstream';
-import { askChat, seedUserWithKey, send, startGatewayWithChannel, waitUntil } from './support/gateway-fleet';
+import {
+  askChat,
+  seedUserWithKey,
+  sendChat,
+  startGatewayWithChannel,
+  waitUntil,
+} from './support/gateway-fleet';
 import { settledLedger } from './support/ledger';
 
 /**
@@ -77,16 +83,7 @@ describe('the SQLite disk full under load', () => {
         for (let turn = 0; !isStopped; turn += 1) {
           const stream = (index + turn) % 2 === 1;
           const at = phase;
-          const answer = await send(`${gateway.url}/v1/chat/completions`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${seeded.key}`, 'content-type': 'application/json' },
-            body: JSON.stringify({
-              model: 'gpt-4o',
-              stream,
-              max_tokens: 20,
-              messages: [{ role: 'user', content: 'hi' }],
-            }),
-          }).catch(() => null);
+          const answer = await sendChat(gateway.url, seeded.key, stream).catch(() => null);
           let outcome: string;
           if (answer === null) outcome = 'stream cut';
           else if (answer.status !== 200)

@@ -7,7 +7,13 @@ import { LogType } from '@gatehouse/shared';
 import { RELEASE_NOTE } from '../src/billing/reservation-recovery';
 import { bundleGateway } from './support/gateway-child';
 import { startOpenAIUpstream } from './support/openai-upstream';
-import { askChat, seedUserWithKey, send, startGatewayWithChannel, waitUntil } from './support/gateway-fleet';
+import {
+  askChat,
+  seedUserWithKey,
+  sendChat,
+  startGatewayWithChannel,
+  waitUntil,
+} from './support/gateway-fleet';
 import { settledLedger } from './support/ledger';
 
 /**
@@ -62,16 +68,7 @@ describe('kill -9 of a worker under load (WORKERS=2, SQLite)', () => {
         // A connection the primary was handing to the worker as it died is never answered (Node's cluster):
         // such a request is given up on, as a client with a timeout would.
         const answer = await Promise.race([
-          send(`${gateway.url}/v1/chat/completions`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${seeded.key}`, 'content-type': 'application/json' },
-            body: JSON.stringify({
-              model: 'gpt-4o',
-              stream,
-              max_tokens: 20,
-              messages: [{ role: 'user', content: 'hi' }],
-            }),
-          }).catch(() => null),
+          sendChat(gateway.url, seeded.key, stream).catch(() => null),
           new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000)),
         ]);
         const isWhole =

@@ -1,15 +1,8 @@
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { connectDeadRedis } from '../../test/support/dead-redis';
 import { FallbackRateLimiter, RedisRateLimiter } from './rate-limiter';
 
-// Nothing listens on port 9: every command fails at once, as with a Redis that went away.
-const deadRedis = new Redis('redis://127.0.0.1:9', {
-  lazyConnect: true,
-  enableOfflineQueue: false,
-  maxRetriesPerRequest: 0,
-  retryStrategy: () => null,
-});
-deadRedis.on('error', () => undefined);
+const deadRedis = connectDeadRedis();
 afterAll(() => deadRedis.disconnect());
 
 describe('API rate limits when Redis is unreachable', () => {

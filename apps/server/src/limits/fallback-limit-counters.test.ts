@@ -1,16 +1,9 @@
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { connectDeadRedis } from '../../test/support/dead-redis';
 import { FallbackLimitCounters } from './fallback-limit-counters';
 import { RedisLimitCounters, type LimitCheck } from './limit-counters';
 
-// Nothing listens on port 9: every command fails at once, as with a Redis that went away.
-const deadRedis = new Redis('redis://127.0.0.1:9', {
-  lazyConnect: true,
-  enableOfflineQueue: false,
-  maxRetriesPerRequest: 0,
-  retryStrategy: () => null,
-});
-deadRedis.on('error', () => undefined);
+const deadRedis = connectDeadRedis();
 afterAll(() => deadRedis.disconnect());
 
 const rpm: LimitCheck = { key: 'rpm:token:1:1', amount: 1, limit: 2, ttlMs: 60_000 };

@@ -135,6 +135,20 @@ export async function askChat(
   return { status: response.status, process: processOf(response.headers) };
 }
 
+/** One chat request as the load of the crash tests sends it, streamed or not: the raw answer. */
+export function sendChat(baseUrl: string, key: string, stream: boolean): ReturnType<typeof send> {
+  return send(`${baseUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      model: 'gpt-4o',
+      stream,
+      max_tokens: 20,
+      messages: [{ role: 'user', content: 'hi' }],
+    }),
+  });
+}
+
 /** Polls `check` until it holds; fails naming `what` after `deadlineMs`. Answers how long it took. */
 export async function waitUntil(
   what: string,
