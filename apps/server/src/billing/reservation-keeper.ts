@@ -3,7 +3,6 @@ import { SqliteAdapter } from 'kysely';
 import type { Db } from '../db/database';
 import {
   refundQuota,
-  reserveQuota,
   type QuotaHolder,
   type ReservationRecord,
   type ReservationShortfall,
@@ -77,10 +76,8 @@ export class ReservationKeeper {
     const record = this.recordFor(requestId);
     let shortfall: ReservationShortfall | null;
     try {
-      shortfall =
-        amount <= 0
-          ? await reserveQuota(this.db, holder, amount, record)
-          : await this.batcher.reserve(holder, amount, record);
+      // Nothing to take: nothing to write (reserveQuota's rule too).
+      shortfall = amount <= 0 ? null : await this.batcher.reserve(holder, amount, record);
     } catch (error) {
       // A connection lost while its COMMIT was under way leaves the outcome unknown: the reservation may stand.
       // Its refund is queued like a refused one; it gives back only if the record exists (else a no-op).
