@@ -5,8 +5,8 @@ import { startRelayKit, type RelayKit } from './support/relay-kit';
 import { startScriptedUpstream, type ScriptedUpstream } from './support/scripted-upstream';
 
 /**
- * A streamed answer that holds no event at all (a 200 with an empty body, or a proxy's HTML page): nothing was
- * produced, so it is a bad upstream answer, refunded, in every protocol and on both lanes, never an empty
+ * A streamed answer that holds no event at all (a 200 with an empty body, only OpenAI's `[DONE]`, or a proxy's
+ * HTML page): nothing was produced, so it is a bad upstream answer, refunded, in every protocol and on both lanes, never an empty
  * success that is billed.
  */
 let kit: RelayKit;
@@ -69,6 +69,13 @@ const answers: Array<[string, (response: ServerResponse) => void]> = [
     (response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       response.end();
+    },
+  ],
+  [
+    'an event stream of nothing but its end ([DONE])',
+    (response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end('data: [DONE]\n\n');
     },
   ],
   [

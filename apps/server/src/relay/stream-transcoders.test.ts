@@ -34,6 +34,19 @@ describe('a forwarded stream', () => {
     expect(transcoder.end()).toBe(last + usage);
   });
 
+  it('writes a [DONE] that came first only with the first real event, so a stream of nothing else sends nothing', () => {
+    const transcoder = createPassThroughTranscoder(asItCame, anthropicMessagesCodec, 'req');
+    const done = 'data: [DONE]\n\n';
+    const delta = 'event: content_block_delta\ndata: {"type":"content_block_delta"}\n\n';
+    expect(transcoder.push(bytes(done))).toBe('');
+    expect(transcoder.push(bytes(delta))).toBe(done + delta);
+    expect(transcoder.push(bytes(done))).toBe(done);
+
+    const onlyDone = createPassThroughTranscoder(asItCame, anthropicMessagesCodec, 'req');
+    expect(onlyDone.push(bytes(done))).toBe('');
+    expect(() => onlyDone.end()).toThrow('the upstream stream was empty');
+  });
+
   it('forwards OpenAI events at once: its end ([DONE]) is written by end()', () => {
     const transcoder = createPassThroughTranscoder(asItCame, openAIChatCodec, 'req');
     const chunk = 'data: {"choices":[{"delta":{"content":"Hi"},"finish_reason":"stop"}]}\n\n';

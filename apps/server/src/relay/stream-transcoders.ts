@@ -40,6 +40,9 @@ export function createPassThroughTranscoder(
   // The protocol's last event and what follows it wait for end(), which is written once the charge is committed.
   let held = '';
   let isEmpty = true;
+  // What came before the first real event (OpenAI's end, `[DONE]`, which other protocols pass on as it came):
+  // written only with that event, so a stream of nothing else fails before the client got a byte.
+  let beforeFirst = '';
   const forward = (events: SseEvent[]) => {
     let text = '';
     for (const event of events) {
@@ -55,6 +58,13 @@ export function createPassThroughTranscoder(
         else text += framed;
       }
     }
+    if (isEmpty) {
+      beforeFirst += text;
+      return '';
+    }
+    if (beforeFirst === '') return text;
+    text = beforeFirst + text;
+    beforeFirst = '';
     return text;
   };
   return {
