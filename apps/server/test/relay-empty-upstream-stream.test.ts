@@ -6,8 +6,8 @@ import { startScriptedUpstream, type ScriptedUpstream } from './support/scripted
 
 /**
  * A streamed answer that holds no event at all (a 200 with an empty body, only OpenAI's `[DONE]`, or a proxy's
- * HTML page): nothing was produced, so it is a bad upstream answer, refunded, in every protocol and on both lanes, never an empty
- * success that is billed.
+ * HTML page): nothing was produced, so it is a bad upstream answer, refunded, in every protocol and on both
+ * lanes, never an empty success that is billed.
  */
 let kit: RelayKit;
 let upstream: ScriptedUpstream;
