@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/database';
@@ -10,6 +9,7 @@ import {
   seedUserWithKey,
   send,
   startGatewayWithChannel,
+  temporarySqlite,
   waitUntil,
   type SeededKey,
 } from './support/gateway-fleet';
@@ -52,9 +52,7 @@ async function startServing(
   env: Record<string, string>,
   channelTo = upstream,
 ): Promise<{ gateway: GatewayChild; db: Db }> {
-  const folder = mkdtempSync(path.join(tmpdir(), 'gatehouse-shutdown-'));
-  cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
-  const database = { sqlDsn: '', sqlitePath: path.join(folder, 'gatehouse.db') };
+  const database = temporarySqlite('shutdown', cleanups);
   const { gateway, db } = await startGatewayWithChannel(
     bundle,
     database,

@@ -1,12 +1,16 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../../bench/free-port';
 import { bundleGateway, type GatewayChild } from './support/gateway-child';
 import { startOpenAIUpstream } from './support/openai-upstream';
-import { askChat, seedUserWithKey, send, startGatewayWithChannel, waitUntil } from './support/gateway-fleet';
+import {
+  askChat,
+  seedUserWithKey,
+  send,
+  startGatewayWithChannel,
+  temporarySqlite,
+  waitUntil,
+} from './support/gateway-fleet';
 
 /**
  * REDIS_CONN_STRING set, and that Redis (a private redis-server, killed with SIGKILL) gone mid-run, then back:
@@ -70,9 +74,7 @@ describe('Redis gone mid-run', () => {
     let redis = await startRedis(port);
     const upstream = await startOpenAIUpstream('redis-outage', { usage: { prompt: 10, completion: 5 } });
     cleanups.push(() => upstream.close());
-    const folder = mkdtempSync(path.join(tmpdir(), 'gatehouse-redis-'));
-    cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
-    const database = { sqlDsn: '', sqlitePath: path.join(folder, 'gatehouse.db') };
+    const database = temporarySqlite('redis', cleanups);
     const { gateway, db } = await startGatewayWithChannel(
       await bundleGateway(),
       database,

@@ -1,7 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LogType } from '@gatehouse/shared';
 import { RELEASE_NOTE } from '../src/billing/reservation-recovery';
@@ -12,6 +9,7 @@ import {
   seedUserWithKey,
   sendChat,
   startGatewayWithChannel,
+  temporarySqlite,
   waitUntil,
 } from './support/gateway-fleet';
 import { settledLedger } from './support/ledger';
@@ -37,9 +35,7 @@ describe('kill -9 of a worker under load (WORKERS=2, SQLite)', () => {
       usage: { prompt: 10, completion: 5 },
     });
     cleanups.push(() => upstream.close());
-    const folder = mkdtempSync(path.join(tmpdir(), 'gatehouse-workers-crash-'));
-    cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
-    const database = { sqlDsn: '', sqlitePath: path.join(folder, 'gatehouse.db') };
+    const database = temporarySqlite('workers-crash', cleanups);
     const { gateway, db } = await startGatewayWithChannel(
       await bundleGateway(),
       database,

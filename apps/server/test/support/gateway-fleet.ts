@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { ChannelType, Role, TokenStatus } from '@gatehouse/shared';
 import { loadConfig } from '../../src/config/config';
 import { createDatabase, type Db } from '../../src/db/database';
@@ -13,6 +16,16 @@ import { startGatewayChild, type GatewayChild } from './gateway-child';
 export async function openDatabase(database: { sqlDsn: string; sqlitePath: string }): Promise<Db> {
   const config = loadConfig({ SQL_DSN: database.sqlDsn, SQLITE_PATH: database.sqlitePath });
   return createDatabase(config);
+}
+
+/** A SQLite file in a new folder named after `prefix`, the folder removed by one of `cleanups`. */
+export function temporarySqlite(
+  prefix: string,
+  cleanups: Array<() => Promise<void> | void>,
+): { sqlDsn: string; sqlitePath: string } {
+  const folder = mkdtempSync(path.join(tmpdir(), `gatehouse-${prefix}-`));
+  cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
+  return { sqlDsn: '', sqlitePath: path.join(folder, 'gatehouse.db') };
 }
 
 /** The root's access token the children are started with (INITIAL_ROOT_ACCESS_TOKEN). */
